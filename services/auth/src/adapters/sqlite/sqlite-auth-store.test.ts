@@ -1,0 +1,9 @@
+import path from 'node:path';
+import { tempDir } from '@forgeline/test-support/net';
+import { describeAuthStore } from '../auth-store.contract.ts';
+import { createSqliteAuthStore } from './sqlite-auth-store.ts';
+
+describeAuthStore('sqlite', async () => {
+  const tmp = await tempDir('forgeline-auth-store-');
+  return { store: createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite')), cleanup: tmp.cleanup };
+});

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { loadConfig } from '@forgeline/service-kit/config';
+import { createLogger } from '@forgeline/service-kit/logger';
+import { runMain, serve } from '@forgeline/service-kit/serve';
+import { createMailer } from '@forgeline/mailer/mailer';
+import { AuthConfigSchema } from './config.ts';
+import { createApp } from './app.ts';
+import type { AuthStore } from './ports.ts';
+import { createSqliteAuthStore } from './adapters/sqlite/sqlite-auth-store.ts';
+import { createMongoAuthStore } from './adapters/mongo/mongo-auth-store.ts';
+
+runMain('auth', async () => {
+  const config = loadConfig(AuthConfigSchema);
+  const logger = createLogger('auth', config.LOG_LEVEL);
+
+  let store: AuthStore;
+  if (config.MONGO_URL) {
+    store = await createMongoAuthStore(config.MONGO_URL);
+    logger.info('storage: MongoDB');
+  } else {
+    mkdirSync(config.DATA_DIR, { recursive: true });
+    const file = path.join(config.DATA_DIR, 'auth.sqlite');
+    store = createSqliteAuthStore(file);
+    logger.info({ file }, 'storage: SQLite');
+  }
+
+  if (!config.OTP_SECRET) logger.warn('OTP_SECRET not set: a random key is used, so codes sent before a restart stop working');
+  const mailer = createMailer({ SMTP_URL: config.SMTP_URL, MAIL_FROM: config.MAIL_FROM, DATA_DIR: config.DATA_DIR }, logger);
+
+  const app = createApp({
+    store,
+    mailer,
+    logger,
+    adminEmails: config.ADMIN_EMAILS,
+    serviceToken: config.SERVICE_TOKEN,
+    otpSecret: config.OTP_SECRET ?? randomBytes(32).toString('hex'),
+    sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
+    rateLimits: {
+      windowMs: config.RATE_LIMIT_WINDOW_MINUTES * 60_000,
+      sendPerEmail: config.OTP_SEND_LIMIT_PER_EMAIL,
+      sendPerClient: config.OTP_SEND_LIMIT_PER_CLIENT,
+      verifyPerClient: config.OTP_VERIFY_LIMIT_PER_CLIENT,
+    },
+  });
+  logger.info({ admins: config.ADMIN_EMAILS.length, sessionTtlHours: config.SESSION_TTL_HOURS }, 'admin sign-in ready');
+
+  const purge = setInterval(() => {
+    store.purgeExpired(Date.now()).then(
+      (removed) => removed > 0 && logger.info({ removed }, 'expired codes, sessions and rate windows purged'),
+      (err: unknown) => logger.error({ err }, 'purge failed'),
+    );
+  }, 10 * 60_000);
+  purge.unref();
+
+  await serve(app, {
+    port: config.PORT,
+    logger,
+    onClose: async () => {
+      clearInterval(purge);
+      await app.signIn.drainMail();
+      await store.close();
+    },
+  });
+});
