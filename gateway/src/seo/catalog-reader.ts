@@ -1,0 +1,94 @@
+/**
+ * The catalog reads the SEO handler needs, over HTTP with a short timeout. Public routes for pages,
+ * one internal route (service token) for the product sitemap.
+ */
+import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
+import {
+  BrandProductsResponseSchema,
+  ProductListResponseSchema,
+  ProductSchema,
+  SubcategoryListSchema,
+  type BrandProductsResponse,
+  type Product,
+  type ProductListResponse,
+  type Subcategory,
+} from '@forgeline/contracts/products';
+import { SitemapProductsResponseSchema, type SitemapProductsResponse } from '@forgeline/contracts/sitemap';
+import type { z } from 'zod';
+
+/** The catalog answered, but not with what we need (404 → `notFound`). */
+export class CatalogReadError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+  get notFound() {
+    return this.status === 404 || this.status === 400;
+  }
+}
+
+export interface CatalogReaderOptions {
+  catalogUrl: string;
+  serviceToken?: string;
+  /** Page reads; a slow catalog must not hold a visitor's first paint. */
+  timeoutMs: number;
+  /** Sitemap reads move up to 50,000 rows. */
+  sitemapTimeoutMs: number;
+}
+
+export function createCatalogReader(o: CatalogReaderOptions) {
+  async function get<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    opts: { requestId?: string; internal?: boolean; timeoutMs?: number } = {},
+  ): Promise<z.infer<S>> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (opts.requestId) headers[REQUEST_ID_HEADER] = opts.requestId;
+    if (opts.internal) {
+      if (!o.serviceToken) throw new CatalogReadError('no service token configured for the internal sitemap route', null);
+      headers[SERVICE_TOKEN_HEADER] = o.serviceToken;
+    }
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, o.catalogUrl), { headers, signal: AbortSignal.timeout(opts.timeoutMs ?? o.timeoutMs) });
+    } catch (err) {
+      const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : String((err as Error)?.message ?? err);
+      throw new CatalogReadError(`GET ${path}: ${reason}`, null);
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new CatalogReadError(`GET ${path} answered ${res.status}`, res.status);
+    }
+    const parsed = schema.safeParse(await res.json());
+    if (!parsed.success) throw new CatalogReadError(`GET ${path}: unexpected body (${parsed.error.issues[0]?.message})`, res.status);
+    return parsed.data;
+  }
+
+  const q = (params: Record<string, string | number | undefined>) => {
+    const s = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') s.set(k, String(v));
+    return s.toString();
+  };
+
+  return {
+    product: (id: string, requestId?: string): Promise<Product> =>
+      get(`/api/products/${encodeURIComponent(id)}`, ProductSchema, { requestId }),
+    categoryProducts: (category: string, brand: string | undefined, requestId?: string): Promise<ProductListResponse> =>
+      get(`/api/products?${q({ category, brand, limit: 1, offset: 0 })}`, ProductListResponseSchema, { requestId }),
+    brandProducts: (brand: string, requestId?: string): Promise<BrandProductsResponse> =>
+      get(`/api/brands/${encodeURIComponent(brand)}/products?${q({ page: 1, limit: 1 })}`, BrandProductsResponseSchema, { requestId }),
+    subcategories: (): Promise<Subcategory[]> =>
+      get('/api/subcategories', SubcategoryListSchema, { timeoutMs: o.sitemapTimeoutMs }),
+    productCount: async (): Promise<number> =>
+      (await get(`/api/catalog/products?${q({ limit: 1, offset: 0 })}`, ProductListResponseSchema, { timeoutMs: o.sitemapTimeoutMs }))
+        .pagination.totalProducts,
+    sitemapProducts: (offset: number, limit: number): Promise<SitemapProductsResponse> =>
+      get(`/internal/sitemap/products?${q({ offset, limit })}`, SitemapProductsResponseSchema, {
+        internal: true,
+        timeoutMs: o.sitemapTimeoutMs,
+      }),
+  };
+}
+export type CatalogReader = ReturnType<typeof createCatalogReader>;

@@ -1,0 +1,268 @@
+/** What each storefront route says about itself in <head>. Pure: data in, HeadTags out. */
+import type { Product } from '@forgeline/contracts/products';
+import { categoryPath, productPath, titleFromSlug } from '@forgeline/contracts/slug';
+import { heroSlides } from '@forgeline/site-config/hero-slides';
+import { policies, type PolicyKind } from '@forgeline/site-config/policies';
+import type { SiteConfig } from '@forgeline/site-config/site';
+import { clip, type HeadTags } from './html.ts';
+
+export interface PageContext {
+  site: SiteConfig;
+  /** Public origin without a trailing slash, e.g. https://www.forgelineparts.com */
+  publicUrl: string;
+}
+
+export interface PageHead {
+  status: number;
+  tags: HeadTags;
+}
+
+const NOINDEX = 'noindex, follow';
+
+export const absolute = (ctx: PageContext, pathOrUrl: string) =>
+  /^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${ctx.publicUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
+
+const defaultImage = (ctx: PageContext) => absolute(ctx, heroSlides[0]?.image ?? ctx.site.logoPath);
+
+function basic(
+  ctx: PageContext,
+  o: { title: string; description: string; path?: string; robots?: string; status?: number; jsonLd?: unknown[] },
+): PageHead {
+  const title = o.title === ctx.site.name ? o.title : `${o.title} | ${ctx.site.name}`;
+  const url = o.path === undefined ? undefined : absolute(ctx, o.path);
+  return {
+    status: o.status ?? 200,
+    tags: {
+      title,
+      description: o.description,
+      canonical: o.robots ? undefined : url,
+      robots: o.robots,
+      openGraph: {
+        type: 'website',
+        site_name: ctx.site.name,
+        title,
+        description: o.description,
+        url,
+        image: defaultImage(ctx),
+      },
+      jsonLd: o.jsonLd ?? [],
+    },
+  };
+}
+
+function breadcrumbs(ctx: PageContext, items: { name: string; path: string }[]) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: items.map((item, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: item.name,
+      item: absolute(ctx, item.path),
+    })),
+  };
+}
+
+const policyHead = (ctx: PageContext, kind: PolicyKind) => {
+  const p = policies[kind];
+  return basic(ctx, { title: p.title, description: p.summary, path: p.path });
+};
+
+/** Routes that need no catalog data. `null` = not a known static route. */
+export function staticPageHead(ctx: PageContext, pathname: string, search: URLSearchParams): PageHead | null {
+  const { site } = ctx;
+  switch (pathname) {
+    case '/': {
+      const q = search.get('search')?.trim();
+      if (q) {
+        return basic(ctx, {
+          title: `Search results for "${clip(q, 60)}"`,
+          description: `Industrial spare parts matching "${clip(q, 60)}" at ${site.name}.`,
+          robots: NOINDEX,
+        });
+      }
+      return basic(ctx, {
+        title: `${site.name} | ${site.tagline}`,
+        description: site.description,
+        path: '/',
+        jsonLd: [
+          {
+            '@context': 'https://schema.org',
+            '@type': 'Organization',
+            name: site.name,
+            url: absolute(ctx, '/'),
+            logo: absolute(ctx, site.logoPath),
+            foundingDate: String(site.establishedYear),
+            email: site.email,
+            telephone: site.phone,
+          },
+          {
+            '@context': 'https://schema.org',
+            '@type': 'WebSite',
+            name: site.name,
+            url: absolute(ctx, '/'),
+            potentialAction: {
+              '@type': 'SearchAction',
+              target: `${absolute(ctx, '/')}?search={search_term_string}`,
+              'query-input': 'required name=search_term_string',
+            },
+          },
+        ],
+      });
+    }
+    case '/categories':
+      return basic(ctx, {
+        title: 'Browse by Brand',
+        description: `Browse industrial spare parts by brand and category: ${site.stats.products} parts from 150+ brands at ${site.name}.`,
+        path: '/categories',
+      });
+    case '/catalog':
+      return basic(ctx, {
+        title: 'Industrial Parts Image Gallery',
+        description: `See photos of ${site.stats.products} industrial spare parts with part codes, brands and categories.`,
+        path: '/catalog',
+      });
+    case '/about':
+      return basic(ctx, {
+        title: 'About Us',
+        description: `${site.name}: established ${site.establishedYear}, ${site.stats.clients} clients in ${site.stats.countries} countries. ${site.description}`,
+        path: '/about',
+      });
+    case '/contact':
+      return basic(ctx, {
+        title: 'Contact Us',
+        description: `Call ${site.phone}, e-mail ${site.email} or chat on WhatsApp. ${site.businessHours}. We reply within 24 hours.`,
+        path: '/contact',
+      });
+    case '/faq':
+      return basic(ctx, {
+        title: 'Frequently Asked Questions',
+        description: 'Answers about ordering, shipping, payment, returns, international orders and technical support.',
+        path: '/faq',
+      });
+    case '/privacy':
+    case '/refund-policy':
+    case '/shipping-policy':
+    case '/disclaimer':
+      return policyHead(ctx, pathname.slice(1) as PolicyKind);
+    case '/admin':
+      return basic(ctx, { title: 'Admin', description: `${site.name} administration.`, robots: 'noindex, nofollow' });
+    default:
+      return null;
+  }
+}
+
+export function notFoundHead(ctx: PageContext, what = 'Page'): PageHead {
+  return basic(ctx, {
+    title: `${what} Not Found`,
+    description: `The ${what.toLowerCase()} you're looking for doesn't exist. Browse ${ctx.site.stats.products} industrial spare parts at ${ctx.site.name}.`,
+    robots: 'noindex',
+    status: 404,
+  });
+}
+
+/** Product pages: Product and BreadcrumbList JSON-LD, the product preloaded for the web app. */
+export function productHead(ctx: PageContext, product: Product): PageHead {
+  const { site } = ctx;
+  const path = productPath(product);
+  const url = absolute(ctx, path);
+  const brand = product.brandName === 'Generic' ? 'OEM/Genuine' : product.brandName;
+  const images = (product.images.length ? product.images : product.imageUrl ? [product.imageUrl] : []).map((i) => absolute(ctx, i));
+  const code = product.partNumber || product.sku;
+  const title = `${product.name}${code && !product.name.includes(code) ? ` (${code})` : ''} | ${brand} | ${site.name}`;
+  const description =
+    product.description.trim() ||
+    `${product.name}, part number ${code}, ${brand} ${product.category} part. ${product.availability}. Request a quote from ${site.name}: worldwide shipping to ${site.stats.countries} countries.`;
+  const categoryUrlPath = categoryPath(product.category);
+  return {
+    status: 200,
+    tags: {
+      title,
+      description,
+      canonical: url,
+      openGraph: {
+        type: 'product',
+        site_name: site.name,
+        title,
+        description,
+        url,
+        image: images[0] ?? defaultImage(ctx),
+      },
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'Product',
+          name: product.name,
+          sku: product.sku,
+          ...(product.partNumber ? { mpn: product.partNumber } : {}),
+          brand: { '@type': 'Brand', name: brand },
+          category: product.category,
+          description: clip(description, 5000),
+          url,
+          ...(images.length ? { image: images } : {}),
+        },
+        breadcrumbs(ctx, [
+          { name: 'Home', path: '/' },
+          { name: 'Products', path: '/catalog' },
+          { name: product.category, path: categoryUrlPath },
+          { name: product.name, path },
+        ]),
+      ],
+      preload: { __PRELOADED_PRODUCT__: product },
+    },
+  };
+}
+
+export interface ListFacts {
+  /** Display names (from the catalogue when it has products, else from the slug). */
+  categoryName?: string;
+  brandName?: string;
+  categorySlug?: string;
+  brandSlug?: string;
+  total: number;
+  page: number;
+  totalPages: number;
+}
+
+const pageSuffix = (f: ListFacts) => (f.page > 1 ? ` - Page ${f.page} of ${f.totalPages}` : '');
+const pageQuery = (f: ListFacts) => (f.page > 1 ? `?page=${f.page}` : '');
+
+/** /category/{c} and /category/{c}/{b}. An empty list is served but kept out of the index. */
+export function categoryHead(ctx: PageContext, f: ListFacts & { categorySlug: string }): PageHead {
+  const category = f.categoryName ?? titleFromSlug(f.categorySlug);
+  const brand = f.brandSlug ? (f.brandName ?? titleFromSlug(f.brandSlug)) : undefined;
+  const label = brand ? `${brand === 'Generic' ? 'OEM/Genuine' : brand} ${category}` : category;
+  const path = (f.brandSlug ? `/category/${f.categorySlug}/${f.brandSlug}` : `/category/${f.categorySlug}`) + pageQuery(f);
+  const crumbs = [
+    { name: 'Home', path: '/' },
+    { name: 'Categories', path: '/categories' },
+    { name: category, path: `/category/${f.categorySlug}` },
+    ...(brand && f.brandSlug ? [{ name: brand, path: `/category/${f.categorySlug}/${f.brandSlug}` }] : []),
+  ];
+  if (f.total === 0) return { ...notFoundHead(ctx, 'Category') };
+  return basic(ctx, {
+    title: `${label} Parts${pageSuffix(f)}`,
+    description: `${f.total.toLocaleString('en-US')} ${label} spare parts in stock at ${ctx.site.name}: part numbers, photos and quotes within hours. Worldwide shipping to ${ctx.site.stats.countries} countries.`,
+    path,
+    jsonLd: [breadcrumbs(ctx, crumbs)],
+  });
+}
+
+/** /brands-available/{b} */
+export function brandHead(ctx: PageContext, f: ListFacts & { brandSlug: string }): PageHead {
+  const brand = f.brandName ?? titleFromSlug(f.brandSlug);
+  const shown = brand === 'Generic' ? 'OEM/Genuine' : brand;
+  if (f.total === 0) return notFoundHead(ctx, 'Brand');
+  return basic(ctx, {
+    title: `${shown} Parts${pageSuffix(f)}`,
+    description: `${f.total.toLocaleString('en-US')} ${shown} spare parts at ${ctx.site.name}: search by part number or SKU and get a quote within hours.`,
+    path: `/brands-available/${f.brandSlug}${pageQuery(f)}`,
+    jsonLd: [
+      breadcrumbs(ctx, [
+        { name: 'Home', path: '/' },
+        { name: 'Categories', path: '/categories' },
+        { name: `${shown} Parts`, path: `/brands-available/${f.brandSlug}` },
+      ]),
+    ],
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * Server-side <head> for the single-page app, so crawlers and link previews get each page's own title,
+ * description, canonical URL, Open Graph tags and JSON-LD on the first request, plus robots.txt and sitemaps.
+ *
+ * `createSeoHandler(...)` returns
+ *  - `mountRoutes(app)`: GET /robots.txt, /sitemap.xml, /sitemap-pages.xml, /sitemap-products-<n>.xml;
+ *  - `pageHandler`: for page paths the static handler did not answer. Navigations (Accept: text/html) get
+ *    web/dist/index.html with the tags injected; other page requests, and any failure here, get the plain
+ *    index.html. Paths with a file extension call next() (a missing asset is a 404, not the app).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { SITEMAP_MAX_URLS } from '@forgeline/contracts/sitemap';
+import type { Logger } from '@forgeline/service-kit/logger';
+import { siteConfig, type SiteConfig } from '@forgeline/site-config/site';
+import { CatalogReadError, createCatalogReader, type CatalogReader } from './catalog-reader.ts';
+import { injectHead } from './html.ts';
+import { brandHead, categoryHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
+import { createSitemaps, robotsTxt } from './sitemap.ts';
+
+export interface SeoHandlerOptions {
+  /** Folder holding the built index.html. */
+  webDistDir: string;
+  catalogUrl: string;
+  /** Public origin for canonical URLs and sitemaps (PUBLIC_URL). */
+  publicUrl: string;
+  logger: Logger;
+  /** SERVICE_TOKEN: the product sitemaps read the catalog's /internal/sitemap/products. */
+  serviceToken?: string;
+  /** Site content; main.ts passes `overrideSiteConfig(process.env)` so SITE_* variables apply. */
+  site?: SiteConfig;
+  /** Catalog timeout for page requests. */
+  fetchTimeoutMs?: number;
+  /** Products per sitemap file (at most 50,000; tests use small numbers). */
+  sitemapChunkSize?: number;
+  sitemapCacheMs?: number;
+}
+
+const PAGE_SIZE = 75; // spec section 9: category and brand pages
+const SKIP_PREFIXES = ['/api/', '/media/', '/internal/', '/assets/'];
+const PRODUCT_SITEMAP = /^\/sitemap-products-(\d{1,6})\.xml$/;
+
+export interface SeoHandler {
+  pageHandler: RequestHandler;
+  mountRoutes: (app: Express) => void;
+}
+
+export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
+  const publicUrl = o.publicUrl.replace(/\/+$/, '');
+  const ctx: PageContext = { site: o.site ?? siteConfig, publicUrl };
+  const catalog: CatalogReader = createCatalogReader({
+    catalogUrl: o.catalogUrl,
+    serviceToken: o.serviceToken,
+    timeoutMs: o.fetchTimeoutMs ?? 1500,
+    sitemapTimeoutMs: 30_000,
+  });
+  const chunkSize = Math.min(SITEMAP_MAX_URLS, Math.max(1, o.sitemapChunkSize ?? SITEMAP_MAX_URLS));
+  const sitemaps = createSitemaps({ catalog, publicUrl, chunkSize, cacheMs: o.sitemapCacheMs ?? 10 * 60_000 });
+  const indexFile = path.join(o.webDistDir, 'index.html');
+  let indexCache: { mtimeMs: number; html: string } | undefined;
+
+  /** index.html, re-read only when the build changes it; null when there is no build. */
+  async function indexHtml(): Promise<string | null> {
+    try {
+      const s = await stat(indexFile);
+      if (indexCache?.mtimeMs !== s.mtimeMs) indexCache = { mtimeMs: s.mtimeMs, html: await readFile(indexFile, 'utf8') };
+      return indexCache.html;
+    } catch {
+      return null;
+    }
+  }
+
+  async function sendXml(req: Request, res: Response, gz: Buffer | null) {
+    if (!gz) {
+      res.status(404).type('text/plain').send('No such sitemap');
+      return;
+    }
+    res.type('application/xml').setHeader('cache-control', 'public, max-age=600');
+    res.vary('accept-encoding');
+    if (req.acceptsEncodings('gzip')) {
+      res.setHeader('content-encoding', 'gzip');
+      res.send(gz);
+    } else {
+      res.send(gunzipSync(gz));
+    }
+  }
+
+  /** Express route for one sitemap file; a catalog failure is a 503 the crawler retries. */
+  const xmlRoute =
+    (build: (req: Request) => Promise<Buffer | null>): RequestHandler =>
+    async (req, res) => {
+      try {
+        await sendXml(req, res, await build(req));
+      } catch (err) {
+        o.logger.error({ path: req.path, err: (err as Error).message }, 'seo: sitemap build failed');
+        res.status(503).setHeader('retry-after', '60');
+        res.type('text/plain').send('Sitemap temporarily unavailable');
+      }
+    };
+
+  function mountRoutes(app: Express) {
+    app.get('/robots.txt', (_req, res) => {
+      res.type('text/plain').setHeader('cache-control', 'public, max-age=3600');
+      res.send(robotsTxt(publicUrl));
+    });
+    app.get('/sitemap.xml', xmlRoute(() => sitemaps.index()));
+    app.get('/sitemap-pages.xml', xmlRoute(() => sitemaps.pages()));
+    app.get(/^\/sitemap-products-(\d{1,6})\.xml$/, xmlRoute((req) => sitemaps.products(Number(PRODUCT_SITEMAP.exec(req.path)?.[1]))));
+  }
+
+  const requestIdOf = (req: Request) => (req as { id?: string }).id;
+  const pageOf = (req: Request) => {
+    const n = Number(typeof req.query.page === 'string' ? req.query.page : 1);
+    return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+  };
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+
+  /** The head for a path; catalog failures other than "not found" fall back to a generic head with status 200. */
+  async function headFor(req: Request): Promise<PageHead> {
+    const segments = req.path.split('/').filter(Boolean).map(decode);
+    const rid = requestIdOf(req);
+    const [first, second, third] = segments;
+    const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    try {
+      if (first === 'products') {
+        if (!second) return { ...notFoundHead(ctx, 'Product'), status: 404 };
+        return productHead(ctx, await catalog.product(second, rid));
+      }
+      if (first === 'category' && second && segments.length <= 3) {
+        const list = await catalog.categoryProducts(second, third, rid);
+        const sample = list.products[0];
+        return categoryHead(ctx, {
+          categorySlug: second,
+          brandSlug: third,
+          categoryName: sample?.category,
+          brandName: sample?.brandName,
+          total: list.pagination.totalProducts,
+          page: pageOf(req),
+          totalPages: Math.max(1, Math.ceil(list.pagination.totalProducts / PAGE_SIZE)),
+        });
+      }
+      if (first === 'brands-available' && second && segments.length === 2) {
+        const list = await catalog.brandProducts(second, rid);
+        return brandHead(ctx, {
+          brandSlug: list.brand.slug || second,
+          brandName: list.brand.name,
+          total: list.pagination.totalProducts,
+          page: pageOf(req),
+          totalPages: Math.max(1, Math.ceil(list.pagination.totalProducts / PAGE_SIZE)),
+        });
+      }
+    } catch (err) {
+      if (err instanceof CatalogReadError && err.notFound) {
+        const what = first === 'products' ? 'Product' : first === 'category' ? 'Category' : 'Brand';
+        o.logger.info({ path: req.path, requestId: rid, reason: err.message }, 'seo: not found, serving 404 page');
+        return notFoundHead(ctx, what);
+      }
+      o.logger.warn({ path: req.path, requestId: rid, err: (err as Error).message }, 'seo: catalog read failed, generic head');
+      const generic = staticPageHead(ctx, '/', new URLSearchParams());
+      return { status: 200, tags: { ...generic!.tags, canonical: undefined, openGraph: { ...generic!.tags.openGraph, url: undefined } } };
+    }
+    return staticPageHead(ctx, req.path.replace(/\/+$/, '') || '/', search) ?? notFoundHead(ctx);
+  }
+
+  const isNavigation = (req: Request) => req.accepts(['html', 'json']) === 'html';
+
+  async function pageHandler(req: Request, res: Response, next: NextFunction) {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || SKIP_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    if (path.posix.basename(req.path).includes('.')) return next();
+    const html = await indexHtml();
+    if (html === null) return next();
+    res.type('html').setHeader('cache-control', 'no-cache');
+    if (!isNavigation(req)) {
+      res.send(html);
+      return;
+    }
+    let page: string;
+    let status = 200;
+    try {
+      const head = await headFor(req);
+      page = injectHead(html, head.tags);
+      status = head.status;
+    } catch (err) {
+      o.logger.error({ path: req.path, requestId: requestIdOf(req), err }, 'seo: head failed, plain index.html');
+      page = html;
+    }
+    res.status(status).send(page);
+  }
+
+  return { pageHandler, mountRoutes };
+}
