@@ -1,0 +1,27 @@
+import { loadConfig } from '@forgeline/service-kit/config';
+import { createLogger } from '@forgeline/service-kit/logger';
+import { runMain, serve } from '@forgeline/service-kit/serve';
+import { createGatewayApp } from './app.ts';
+import { gatewayEnv } from './config.ts';
+import { createAdminAuth } from './admin-auth.ts';
+import { createSeoHandler } from './seo/seo-handler.ts';
+
+runMain('gateway', async () => {
+  const config = loadConfig(gatewayEnv);
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const seo = config.WEB_DIST_DIR
+    ? createSeoHandler({ webDistDir: config.WEB_DIST_DIR, catalogUrl: config.CATALOG_URL, publicUrl: config.PUBLIC_URL, logger })
+    : undefined;
+  const app = createGatewayApp({
+    logger,
+    services: { catalog: config.CATALOG_URL, quotes: config.QUOTES_URL, auth: config.AUTH_URL, media: config.MEDIA_URL },
+    upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    uploadTimeoutMs: config.UPLOAD_TIMEOUT_MS,
+    webDistDir: config.WEB_DIST_DIR,
+    adminAuth: createAdminAuth({ authUrl: config.AUTH_URL, serviceToken: config.SERVICE_TOKEN, logger }),
+    pageHandler: seo?.pageHandler,
+    extraRoutes: seo?.mountRoutes,
+    checkServices: true,
+  });
+  await serve(app, { port: config.PORT, host: config.HOST, logger });
+});

@@ -1,0 +1,42 @@
+/** The services the gateway fronts. */
+export type ServiceName = 'catalog' | 'quotes' | 'auth' | 'media';
+
+export interface RouteRule {
+  prefix: string;
+  service: ServiceName;
+  /** Needs a live admin session (checked at the gateway before the service sees the request). */
+  admin?: boolean;
+  /** Uploads: longer timeout. */
+  upload?: boolean;
+}
+
+/**
+ * Path prefix → service. The longest matching prefix wins, so the specific admin routes sit beside
+ * the general `/api/admin` one. /internal is never routed: services' internal routes stay private.
+ */
+export const routeTable: RouteRule[] = [
+  { prefix: '/api/products', service: 'catalog' },
+  { prefix: '/api/catalog', service: 'catalog' },
+  { prefix: '/api/brands', service: 'catalog' },
+  { prefix: '/api/subcategories', service: 'catalog' },
+  { prefix: '/api/testimonials', service: 'catalog' },
+  { prefix: '/media/generated', service: 'catalog' },
+  { prefix: '/api/admin/products', service: 'catalog', admin: true },
+  { prefix: '/api/admin/search-products-by-code', service: 'catalog', admin: true },
+  { prefix: '/api/quote-requests', service: 'quotes' },
+  { prefix: '/api/captcha', service: 'quotes' },
+  { prefix: '/api/contact', service: 'quotes' },
+  { prefix: '/api/admin/auth', service: 'auth' },
+  { prefix: '/api/admin', service: 'media', admin: true, upload: true },
+  { prefix: '/media', service: 'media' },
+];
+
+/** Upload routes of the media service sit under /api/admin/products/{id}/upload-image too. */
+const mediaUnderProducts = /^\/api\/admin\/products\/[^/]+\/upload-image\/?$/;
+
+const sorted = [...routeTable].sort((a, b) => b.prefix.length - a.prefix.length);
+
+export function matchRoute(pathname: string): RouteRule | undefined {
+  if (mediaUnderProducts.test(pathname)) return { prefix: '/api/admin/products', service: 'media', admin: true, upload: true };
+  return sorted.find((r) => pathname === r.prefix || pathname.startsWith(`${r.prefix}/`));
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Hard caps on list reads: a request above them is refused with 400, never silently served. */
+export const MAX_PAGE_LIMIT = 100;
+export const MAX_OFFSET = 1_000_000;
+export const MAX_QUERY_LENGTH = 120;
+
+/** An integer taken from a query string; "abc", "1.5" and "" are refused by name. */
+export const queryInt = (opts: { min: number; max: number; fallback: number }) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(opts.min).max(opts.max))
+    .optional()
+    .transform((v) => v ?? opts.fallback);
+
+/** Free text from a query string. Arrays (?q=a&q=b) and objects (?q[$ne]=x) are refused by the string type. */
+export const queryText = z.string().trim().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`);
+
+export const PaginationSchema = z.object({
+  totalProducts: z.number().int(),
+  totalCount: z.number().int(),
+  totalPages: z.number().int(),
+  currentPage: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  hasNextPage: z.boolean(),
+  hasPrevPage: z.boolean(),
+});
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+export function paginate(total: number, limit: number, offset: number): Pagination {
+  const totalPages = Math.max(1, Math.ceil(total / limit));
+  const currentPage = Math.floor(offset / limit) + 1;
+  return {
+    totalProducts: total,
+    totalCount: total,
+    totalPages,
+    currentPage,
+    limit,
+    offset,
+    hasNextPage: offset + limit < total,
+    hasPrevPage: offset > 0,
+  };
+}
+
+/** Every error body: a message a person can read, and for 400s the field-level issues. */
+export const ErrorBodySchema = z.object({
+  message: z.string(),
+  requestId: z.string().optional(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Header carrying the shared secret on /internal routes; the gateway never forwards /internal. */
+export const SERVICE_TOKEN_HEADER = 'x-service-token';
+export const REQUEST_ID_HEADER = 'x-request-id';

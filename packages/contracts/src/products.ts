@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { MAX_OFFSET, MAX_PAGE_LIMIT, PaginationSchema, queryInt, queryText } from './common.ts';
+
+/** Spec section 3, Product. `specifications` is a flat name -> value table (e.g. "Thread" -> "M20x1.5"). */
+export const ProductSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  sku: z.string(),
+  category: z.string(),
+  tags: z.array(z.string()),
+  description: z.string(),
+  imageUrl: z.string(),
+  inStock: z.boolean(),
+  brandName: z.string(),
+  make: z.string(),
+  partNumber: z.string(),
+  slug: z.string(),
+  price: z.number(),
+  brand: z.string(),
+  images: z.array(z.string()),
+  availability: z.string(),
+  specifications: z.record(z.string(), z.string()),
+  weight: z.string(),
+  dimensions: z.string(),
+  createdAt: z.string(),
+});
+export type Product = z.infer<typeof ProductSchema>;
+
+/** What a new product needs; everything else has the defaults of spec section 3. */
+export const NewProductSchema = ProductSchema.partial().extend({
+  name: z.string().trim().min(1).max(300),
+  sku: z.string().trim().min(1).max(80),
+  category: z.string().trim().min(1).max(120),
+  brandName: z.string().trim().min(1).max(120),
+});
+export type NewProduct = z.infer<typeof NewProductSchema>;
+
+/** Where a search query matched: [start, end) character ranges per field, so the web app highlights without HTML. */
+export const SearchMatchSchema = z.object({
+  field: z.enum(['name', 'partNumber', 'sku', 'brandName', 'category', 'tags', 'description']),
+  ranges: z.array(z.tuple([z.number().int(), z.number().int()])),
+});
+export type SearchMatch = z.infer<typeof SearchMatchSchema>;
+
+/** A product as lists show it (cards, dropdown, gallery): the heavy text fields are left out. */
+export const ProductSummarySchema = ProductSchema.pick({
+  id: true,
+  name: true,
+  sku: true,
+  category: true,
+  tags: true,
+  imageUrl: true,
+  images: true,
+  inStock: true,
+  availability: true,
+  brandName: true,
+  brand: true,
+  partNumber: true,
+  slug: true,
+}).extend({ matches: z.array(SearchMatchSchema).optional() });
+export type ProductSummary = z.infer<typeof ProductSummarySchema>;
+
+/** The one list shape: category pages, gallery, brand pages and the header search all answer with it. */
+export const ProductListResponseSchema = z.object({
+  products: z.array(ProductSummarySchema),
+  pagination: PaginationSchema,
+});
+export type ProductListResponse = z.infer<typeof ProductListResponseSchema>;
+
+const limit = (fallback: number) => queryInt({ min: 1, max: MAX_PAGE_LIMIT, fallback });
+const offset = queryInt({ min: 0, max: MAX_OFFSET, fallback: 0 });
+
+/** GET /api/products: either a category listing (category, brand?) or the header search (search). */
+export const ProductListQuerySchema = z
+  .object({
+    category: queryText.optional(),
+    brand: queryText.optional(),
+    search: queryText.optional(),
+    limit: limit(75),
+    offset,
+  })
+  .refine((q) => q.category || q.search || q.brand, {
+    message: 'give category (optionally with brand) or search',
+    path: ['category'],
+  });
+export type ProductListQuery = z.infer<typeof ProductListQuerySchema>;
+
+/** GET /api/catalog/products: the image gallery. */
+export const CatalogQuerySchema = z.object({ search: queryText.optional(), limit: limit(48), offset });
+export type CatalogQuery = z.infer<typeof CatalogQuerySchema>;
+
+/** GET /api/brands/{brand}/products */
+export const BrandProductsQuerySchema = z.object({
+  page: queryInt({ min: 1, max: 100_000, fallback: 1 }),
+  limit: limit(75),
+});
+export const BrandProductsResponseSchema = ProductListResponseSchema.extend({
+  brand: z.object({ name: z.string(), slug: z.string(), productCount: z.number().int() }),
+});
+export type BrandProductsResponse = z.infer<typeof BrandProductsResponseSchema>;
+
+/** GET /api/subcategories: one item per brand and category pair. */
+export const SubcategorySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  category: z.string(),
+  brandSlug: z.string(),
+  categorySlug: z.string(),
+  productCount: z.number().int(),
+});
+export type Subcategory = z.infer<typeof SubcategorySchema>;
+export const SubcategoryListSchema = z.array(SubcategorySchema);
+
+export const CategorySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  imageUrl: z.string(),
+  productCount: z.number().int(),
+});
+export type Category = z.infer<typeof CategorySchema>;
+
+/** Spec section 3, Testimonial. */
+export const TestimonialSchema = z.object({
+  id: z.string(),
+  customerName: z.string(),
+  customerLocation: z.string(),
+  customerPhoto: z.string().nullable(),
+  rating: z.number().int().min(1).max(5),
+  review: z.string(),
+  featured: z.boolean(),
+  createdAt: z.string(),
+});
+export type Testimonial = z.infer<typeof TestimonialSchema>;
+export const TestimonialQuerySchema = z.object({ featured: z.enum(['true', 'false']).optional() });
+
+/** Admin reads (behind the gateway's token check). */
+export const AdminProductRowSchema = ProductSchema.pick({
+  id: true,
+  name: true,
+  sku: true,
+  partNumber: true,
+  category: true,
+  imageUrl: true,
+}).extend({ images: z.array(z.string()) });
+export type AdminProductRow = z.infer<typeof AdminProductRowSchema>;
+export const AdminProductsQuerySchema = z.object({ search: queryText.optional(), limit: limit(50) });
+export const AdminProductListSchema = z.array(AdminProductRowSchema);
+export const AdminCodeSearchQuerySchema = z.object({ q: queryText.min(1, 'is required') });
+export const AdminCodeSearchResponseSchema = z.object({
+  success: z.boolean(),
+  products: z.array(AdminProductRowSchema),
+});
+
+/** Internal: the media worker tells the catalog a product's processed images. */
+export const ProductImagesUpdateSchema = z.object({
+  images: z.array(z.string().min(1).max(500)).max(50),
+  imageUrl: z.string().max(500),
+});
+export type ProductImagesUpdate = z.infer<typeof ProductImagesUpdateSchema>;
+
+/** Route parameters. Product ids are UUIDs (8-4-4-4-12 hex); anything else is refused before a lookup. */
+export const ProductIdParamsSchema = z.object({ id: z.guid('must be a UUID') });
+export const BrandParamsSchema = z.object({ brand: z.string().trim().min(1, 'is required').max(120) });
+export const SkuParamsSchema = z.object({ sku: z.string().trim().min(1, 'is required').max(80) });
+
+/** GET /media/generated/{category}/{brand}/{part}.svg: three slugs (spec section 5 rule). */
+const slugParam = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a slug (a-z, 0-9, single hyphens)').max(120);
+export const GeneratedImageParamsSchema = z.object({ category: slugParam, brand: slugParam, part: slugParam });

@@ -1,0 +1,27 @@
+/** Spec section 5: lowercase, strip accents, non-alphanumerics become single hyphens, trim hyphens. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The product page path: any path starting with /products/{id} opens the product. */
+export function productPath(p: { id: string; name: string; slug?: string | null }): string {
+  return `/products/${p.id}/${p.slug || slugify(p.name)}`;
+}
+
+export const categoryPath = (category: string, brand?: string) =>
+  brand ? `/category/${slugify(category)}/${slugify(brand)}` : `/category/${slugify(category)}`;
+
+export const brandPath = (brand: string) => `/brands-available/${slugify(brand)}`;
+
+/** "hydraulic-filters" -> "Hydraulic Filters" (spec section 2, category page title). */
+export const titleFromSlug = (slug: string) =>
+  slug
+    .split('-')
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Thrown at start when the environment is wrong; its message names every bad or missing variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse process.env (or a given env) with a zod object schema of variable names. */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => {
+    const name = i.path.join('.') || '(environment)';
+    const got = env[String(i.path[0])];
+    return `  ${name}: ${i.message}${got === undefined ? ' (not set)' : ` (got "${got}")`}`;
+  });
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Variables every service reads. */
+export const baseEnv = {
+  DATA_DIR: z
+    .string()
+    .default('./data')
+    .transform((d) => path.resolve(d)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Shared secret on /internal routes. The launcher makes one per data folder; compose sets it. */
+  SERVICE_TOKEN: z.string().min(16, 'must be at least 16 characters').default('dev-service-token-change-me'),
+};
+
+/** A group of variables that must be given together or not at all (e.g. S3_ENDPOINT with its keys). */
+export function allOrNone(env: Record<string, unknown>, names: string[]): string | null {
+  const set = names.filter((n) => env[n] !== undefined && env[n] !== '');
+  if (set.length === 0 || set.length === names.length) return null;
+  const missing = names.filter((n) => !set.includes(n));
+  return `${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set, so ${missing.join(', ')} must be set too`;
+}

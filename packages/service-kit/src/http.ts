@@ -1,0 +1,113 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
+import type { Logger } from './logger.ts';
+import { HttpError } from './errors.ts';
+
+export interface ServiceAppOptions {
+  name: string;
+  logger: Logger;
+  /** Answers /readyz: true when every dependency the service needs answers. */
+  ready?: () => Promise<boolean> | boolean;
+  /** JSON body limit; bigger bodies get 413. */
+  jsonLimit?: string;
+}
+
+const REQUEST_ID_PATTERN = /^[\w.-]{1,100}$/;
+
+/** An Express app with request ids, request logs, JSON bodies and the two health routes. */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, uniquelocal');
+  app.set('query parser', 'simple'); // no nested objects from ?a[b]=c: a query string never becomes an operator
+  app.use((req, res, next) => {
+    const given = req.header(REQUEST_ID_HEADER);
+    const id = given && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    (req as { id?: string }).id = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger: opts.logger,
+      genReqId: (req) => (req as { id?: string }).id ?? randomUUID(),
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      serializers: {
+        req: (req) => ({ method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok', service: opts.name }));
+  app.get('/readyz', async (_req, res) => {
+    let ok = false;
+    try {
+      ok = opts.ready ? await opts.ready() : true;
+    } catch {
+      ok = false;
+    }
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', service: opts.name });
+  });
+  return app;
+}
+
+/** Wrap an async handler so a rejected promise reaches the error handler. (Express 5 does this too; kept explicit.) */
+export const route =
+  (fn: (req: express.Request, res: express.Response) => Promise<unknown> | unknown): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      await fn(req, res);
+    } catch (err) {
+      next(err);
+    }
+  };
+
+/** Guards /internal routes with the shared service token (constant-time compare). */
+export function requireServiceToken(token: string): RequestHandler {
+  const expected = Buffer.from(token);
+  return (req, _res, next) => {
+    const given = Buffer.from(req.header(SERVICE_TOKEN_HEADER) ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      next(new HttpError(401, 'Missing or wrong service token'));
+      return;
+    }
+    next();
+  };
+}
+
+/** The last two middlewares of every service: JSON 404 for unknown routes, JSON errors for everything thrown. */
+export function finishApp(app: Express, logger: Logger): Express {
+  app.use((req, _res, next) => next(new HttpError(404, `No route for ${req.method} ${req.path}`)));
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    const requestId = (req as { id?: string }).id;
+    const status = statusOf(err);
+    if (status >= 500) (req.log ?? logger).error({ err, requestId }, 'request failed');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const message =
+      err instanceof HttpError
+        ? err.message
+        : status === 413
+          ? 'Request body is too large'
+          : status === 400
+            ? 'Request body is not valid JSON'
+            : status < 500 && err instanceof Error
+              ? err.message
+              : 'Internal error; the request id in this response identifies it in the logs';
+    res.status(status).json({ message, requestId, ...(err instanceof HttpError && err.issues ? { issues: err.issues } : {}) });
+  };
+  app.use(onError);
+  return app;
+}
+
+function statusOf(err: unknown): number {
+  if (err instanceof HttpError) return err.status;
+  const s = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
+  return typeof s === 'number' && s >= 400 && s < 600 ? s : 500;
+}

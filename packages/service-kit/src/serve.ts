@@ -1,0 +1,59 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from './logger.ts';
+
+export interface Served {
+  server: Server;
+  port: number;
+  close: () => Promise<void>;
+}
+
+/** Listen, and close cleanly: stop accepting, let requests finish, then run `onClose` (close databases). */
+export async function serve(
+  app: Express,
+  opts: { port: number; host?: string; logger: Logger; onClose?: () => Promise<void> | void; handleSignals?: boolean },
+): Promise<Served> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(opts.port, opts.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000; // longer than the gateway's agent, so the gateway never reuses a closing socket
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      });
+      await opts.onClose?.();
+    })());
+  if (opts.handleSignals !== false) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        opts.logger.info({ signal }, 'shutting down');
+        const force = setTimeout(() => process.exit(1), 10_000);
+        force.unref();
+        close().then(
+          () => process.exit(0),
+          (err) => {
+            opts.logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+  opts.logger.info({ port }, 'listening');
+  return { server, port, close };
+}
+
+/** Run a service's main: a start failure (bad config, port taken) prints one clear line and exits 1. */
+export function runMain(name: string, main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`[${name}] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

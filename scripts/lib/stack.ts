@@ -1,0 +1,231 @@
+/**
+ * Starts the whole product on its embedded adapters: every service as its own process, then the
+ * gateway. Used by `npm start`, the browser tests and the benchmarks, so all three run the same thing.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@forgeline/test-support/net';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@forgeline-parts.example';
+
+interface ServiceSpec {
+  name: string;
+  entry: string;
+  env?: Record<string, string>;
+}
+
+const services: ServiceSpec[] = [
+  { name: 'catalog', entry: 'services/catalog/src/main.ts' },
+  { name: 'quotes', entry: 'services/quotes/src/main.ts' },
+  { name: 'auth', entry: 'services/auth/src/main.ts' },
+  { name: 'media', entry: 'services/media/src/main.ts', env: { MEDIA_ROLE: 'all' } },
+];
+
+export interface StackOptions {
+  dataDir: string;
+  /** Gateway port; 0 picks a free one. */
+  port?: number;
+  /** Extra environment for every process (overrides the defaults). */
+  env?: Record<string, string>;
+  /** Seed this many products when the data folder has no catalogue yet. */
+  seedProducts?: number;
+  /** Print only warnings and errors (tests, benchmarks). */
+  quiet?: boolean;
+  /** Where log lines go (default: stdout). */
+  log?: (line: string) => void;
+}
+
+export interface Stack {
+  url: string;
+  dataDir: string;
+  env: Record<string, string>;
+  serviceUrls: Record<string, string>;
+  stop: () => Promise<void>;
+}
+
+/** One secret per data folder, so services started together trust each other's internal calls. */
+function serviceToken(dataDir: string): string {
+  const file = path.join(dataDir, '.service-token');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const token = randomBytes(24).toString('hex');
+  fs.writeFileSync(file, token, { mode: 0o600 });
+  return token;
+}
+
+const levelNames: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const colours = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m', '\x1b[91m'];
+
+/** Pino's JSON lines, made readable with the process name in front. */
+function formatLine(name: string, colour: string, raw: string): { text: string; level: number } {
+  const tty = process.stdout.isTTY;
+  const prefix = tty ? `${colour}[${name.padEnd(7)}]\x1b[0m` : `[${name.padEnd(7)}]`;
+  try {
+    const rec = JSON.parse(raw) as Record<string, unknown>;
+    const level = typeof rec.level === 'number' ? rec.level : 30;
+    const { msg, level: _l, time: _t, pid: _p, hostname: _h, service: _s, name: _n, req, res, responseTime, ...rest } = rec;
+    const http =
+      req && typeof req === 'object'
+        ? ` ${(req as { method?: string }).method} ${(req as { url?: string }).url} → ${(res as { statusCode?: number } | undefined)?.statusCode ?? '?'} ${responseTime ?? '?'}ms`
+        : '';
+    const extra = Object.entries(rest)
+      .filter(([k]) => k !== 'reqId')
+      .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+      .join(' ');
+    return { text: `${prefix} ${levelNames[level] ?? level} ${String(msg ?? '')}${http}${extra ? ` ${extra}` : ''}`, level };
+  } catch {
+    return { text: `${prefix} ${raw}`, level: 30 };
+  }
+}
+
+function pipeLogs(child: ChildProcess, name: string, colour: string, opts: StackOptions, tail: string[]) {
+  const write = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const raw of lines) {
+        if (!raw.trim()) continue;
+        const { text, level } = formatLine(name, colour, raw);
+        tail.push(text);
+        if (tail.length > 60) tail.shift();
+        if (!opts.quiet || level >= 40 || stream === child.stderr) write(text);
+      }
+    });
+  }
+}
+
+async function waitReady(url: string, child: ChildProcess, name: string, tail: string[], timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`${name} exited with code ${child.exitCode} before it was ready. Its last lines:\n${tail.join('\n')}`);
+    }
+    try {
+      const res = await fetch(new URL('/readyz', url), { signal: AbortSignal.timeout(1_000) });
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${name} was not ready within ${timeoutMs / 1000} s. Its last lines:\n${tail.join('\n')}`);
+}
+
+/** Newest modification time under a folder (skips node_modules and dist). */
+function newestMtime(target: string): number {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** Build the web app when its sources are newer than the last build (a fresh clone always builds once). */
+export function ensureWebBuilt(log: (line: string) => void = console.log): void {
+  const built = path.join(repoRoot, 'web/dist/index.html');
+  const sources = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'packages/site-config/src', 'packages/contracts/src'];
+  const newestSource = Math.max(...sources.map((s) => newestMtime(path.join(repoRoot, s))));
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newestSource) return;
+  log('Building the web app (vite build)...');
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: path.join(repoRoot, 'web'),
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('The web app failed to build (see the output above).');
+  log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry), ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const dataDir = path.resolve(opts.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const write = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const ports = Object.fromEntries(await Promise.all(services.map(async (s) => [s.name, await freePort()] as const)));
+  const gatewayPort = opts.port || (await freePort());
+  const serviceUrls = Object.fromEntries(services.map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    SERVICE_TOKEN: serviceToken(dataDir),
+    LOG_LEVEL: opts.quiet ? 'warn' : 'info',
+    ADMIN_EMAILS: DEFAULT_ADMIN_EMAIL,
+    PUBLIC_URL: `http://localhost:${gatewayPort}`,
+    CATALOG_URL: serviceUrls.catalog!,
+    QUOTES_URL: serviceUrls.quotes!,
+    AUTH_URL: serviceUrls.auth!,
+    MEDIA_URL: serviceUrls.media!,
+    ...opts.env,
+  };
+  const baseEnv = { ...process.env, ...env };
+  const children: { name: string; child: ChildProcess }[] = [];
+
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+
+  try {
+    const seedProducts = opts.seedProducts ?? 0;
+    if (seedProducts > 0 && !fs.existsSync(path.join(dataDir, 'catalog.sqlite')) && !env.MONGO_URL) {
+      write(`Seeding a demo catalogue of ${seedProducts.toLocaleString('en-US')} products into ${dataDir} (first start only)...`);
+      const tail: string[] = [];
+      const seeding = spawnTs('services/catalog/src/seed-cli.ts', ['--products', String(seedProducts)], baseEnv);
+      children.push({ name: 'seed', child: seeding });
+      pipeLogs(seeding, 'seed', colours[5]!, opts, tail);
+      const code = await new Promise<number | null>((resolve) => seeding.once('exit', resolve));
+      if (code !== 0) throw new Error(`Seeding failed (exit ${code}). Its last lines:\n${tail.join('\n')}`);
+      children.pop();
+    }
+
+    await Promise.all(
+      services.map(async (s, i) => {
+        const tail: string[] = [];
+        const child = spawnTs(s.entry, [], { ...baseEnv, ...s.env, PORT: String(ports[s.name]) });
+        children.push({ name: s.name, child });
+        pipeLogs(child, s.name, colours[i]!, opts, tail);
+        await waitReady(serviceUrls[s.name]!, child, s.name, tail, 120_000);
+      }),
+    );
+    const tail: string[] = [];
+    const gateway = spawnTs('gateway/src/main.ts', [], { ...baseEnv, PORT: String(gatewayPort) });
+    children.push({ name: 'gateway', child: gateway });
+    pipeLogs(gateway, 'gateway', colours[4]!, opts, tail);
+    const url = `http://127.0.0.1:${gatewayPort}`;
+    await waitReady(url, gateway, 'gateway', tail, 60_000);
+    return { url, dataDir, env, serviceUrls, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
