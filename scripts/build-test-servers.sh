@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds the servers that the contract suites start on free ports, once, into a cached folder:
+#   FerretDB v1.24.2 (MongoDB's wire protocol on a SQLite backend) for the mongoose adapters,
+#   MinIO for the object-store adapter.
+# `go install pkg@version` does not work here (the module proxy refuses the version list), so each
+# module is fetched with `go mod download` and built from its folder. Without `go` this says so and
+# exits 0: the suites that need these servers then skip and give the reason.
+set -euo pipefail
+
+BIN="${GO_BIN_DIR:-$HOME/.cache/storefront/go-bin}"
+FERRETDB_MODULE=github.com/FerretDB/FerretDB
+FERRETDB_VERSION=v1.24.2
+MINIO_MODULE=github.com/minio/minio
+MINIO_VERSION=RELEASE.2025-10-15T17-29-55Z
+
+log() { echo "[build-test-servers] $*"; }
+
+if ! command -v go >/dev/null 2>&1; then
+  log "'go' is not installed; skipping. FerretDB and MinIO contract suites will skip (install Go 1.23+ to run them)."
+  exit 0
+fi
+mkdir -p "$BIN"
+
+# The folder `go mod download` unpacked a module into.
+module_dir() {
+  go mod download -json "$1@$2" | node -e '
+    let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      const m = JSON.parse(s);
+      if (m.Error || !m.Dir) { console.error(m.Error || "no Dir in go mod download output"); process.exit(1); }
+      console.log(m.Dir);
+    });'
+}
+
+build_ferretdb() {
+  if "$BIN/ferretdb" --version >/dev/null 2>&1; then
+    log "ferretdb present: $BIN/ferretdb"
+    return
+  fi
+  log "building FerretDB $FERRETDB_VERSION (a few minutes the first time)"
+  local dir work
+  dir="$(module_dir "$FERRETDB_MODULE" "$FERRETDB_VERSION")"
+  # FerretDB embeds build/version/version.txt, which its release tooling writes and the module zip lacks;
+  # without it the binary panics at start. Build from a writable copy with that file filled in.
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' RETURN
+  cp -r "$dir/." "$work/src"
+  chmod -R u+w "$work/src"
+  echo "$FERRETDB_VERSION" >"$work/src/build/version/version.txt"
+  (cd "$work/src" && go build -trimpath -o "$BIN/ferretdb.partial" ./cmd/ferretdb)
+  mv "$BIN/ferretdb.partial" "$BIN/ferretdb"
+  "$BIN/ferretdb" --version >/dev/null
+  log "built $BIN/ferretdb"
+}
+
+build_minio() {
+  if "$BIN/minio" --version >/dev/null 2>&1; then
+    log "minio present: $BIN/minio"
+    return
+  fi
+  log "building MinIO $MINIO_VERSION (several minutes the first time)"
+  local dir
+  dir="$(module_dir "$MINIO_MODULE" "$MINIO_VERSION")"
+  (cd "$dir" && go build -trimpath -o "$BIN/minio.partial" .)
+  mv "$BIN/minio.partial" "$BIN/minio"
+  log "built $BIN/minio"
+}
+
+case "${1:-all}" in
+  ferretdb) build_ferretdb ;;
+  minio) build_minio ;;
+  all) build_ferretdb; build_minio ;;
+  *) echo "usage: $0 [all|ferretdb|minio]" >&2; exit 2 ;;
+esac

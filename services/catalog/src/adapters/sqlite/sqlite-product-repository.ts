@@ -1,0 +1,417 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
+import {
+  brandSlugOf,
+  categorySlugOf,
+  codeKey,
+  codeKeyUpperBound,
+  subcategoryId,
+  summarizeSubcategories,
+  toSubcategory,
+  type CatalogTotals,
+} from '../../domain/products.ts';
+import type { NamedSlug, Page, ProductRepository } from '../../ports.ts';
+
+/*
+ * Lists never count rows per request: `subcategory_counts` holds one row per (category, brand) pair and
+ * triggers on `products` keep it exact inside the same transaction as the write. Every total (gallery,
+ * category, brand, category+brand) is a sum over that small table, cached in memory and refreshed when
+ * this connection writes or another one commits (PRAGMA data_version), e.g. the seed CLI.
+ *
+ * Pages are read with a deferred join: the page's rowids come from a covering index (slug, name, id),
+ * then only those rows are read, so a deep offset walks index entries, not table rows.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS products (
+  id TEXT PRIMARY KEY,
+  sku TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  category TEXT NOT NULL,
+  category_slug TEXT NOT NULL,
+  brand_name TEXT NOT NULL,
+  brand_slug TEXT NOT NULL,
+  brand TEXT NOT NULL,
+  make TEXT NOT NULL,
+  part_number TEXT NOT NULL,
+  sku_key TEXT NOT NULL,
+  part_key TEXT NOT NULL,
+  slug TEXT NOT NULL,
+  description TEXT NOT NULL,
+  image_url TEXT NOT NULL,
+  images TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  in_stock INTEGER NOT NULL,
+  price REAL NOT NULL,
+  availability TEXT NOT NULL,
+  specifications TEXT NOT NULL,
+  weight TEXT NOT NULL,
+  dimensions TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS products_category_name ON products(category_slug, name, id);
+CREATE INDEX IF NOT EXISTS products_category_brand_name ON products(category_slug, brand_slug, name, id);
+CREATE INDEX IF NOT EXISTS products_brand_name ON products(brand_slug, name, id);
+CREATE INDEX IF NOT EXISTS products_name ON products(name, id);
+CREATE INDEX IF NOT EXISTS products_sku_key ON products(sku_key);
+CREATE INDEX IF NOT EXISTS products_part_key ON products(part_key);
+
+CREATE TABLE IF NOT EXISTS subcategory_counts (
+  category_slug TEXT NOT NULL,
+  brand_slug TEXT NOT NULL,
+  category TEXT NOT NULL,
+  brand TEXT NOT NULL,
+  product_count INTEGER NOT NULL,
+  PRIMARY KEY (category_slug, brand_slug)
+) WITHOUT ROWID;
+
+CREATE TRIGGER IF NOT EXISTS products_count_insert AFTER INSERT ON products BEGIN
+  INSERT INTO subcategory_counts (category_slug, brand_slug, category, brand, product_count)
+  VALUES (new.category_slug, new.brand_slug, new.category, new.brand_name, 1)
+  ON CONFLICT (category_slug, brand_slug) DO UPDATE SET product_count = product_count + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS products_count_delete AFTER DELETE ON products BEGIN
+  UPDATE subcategory_counts SET product_count = product_count - 1
+  WHERE category_slug = old.category_slug AND brand_slug = old.brand_slug;
+  DELETE FROM subcategory_counts WHERE category_slug = old.category_slug AND brand_slug = old.brand_slug AND product_count <= 0;
+END;
+CREATE TRIGGER IF NOT EXISTS products_count_move AFTER UPDATE OF category_slug, brand_slug ON products
+WHEN old.category_slug IS NOT new.category_slug OR old.brand_slug IS NOT new.brand_slug BEGIN
+  UPDATE subcategory_counts SET product_count = product_count - 1
+  WHERE category_slug = old.category_slug AND brand_slug = old.brand_slug;
+  DELETE FROM subcategory_counts WHERE category_slug = old.category_slug AND brand_slug = old.brand_slug AND product_count <= 0;
+  INSERT INTO subcategory_counts (category_slug, brand_slug, category, brand, product_count)
+  VALUES (new.category_slug, new.brand_slug, new.category, new.brand_name, 1)
+  ON CONFLICT (category_slug, brand_slug) DO UPDATE SET product_count = product_count + 1;
+END;
+
+CREATE TABLE IF NOT EXISTS testimonials (
+  id TEXT PRIMARY KEY,
+  customer_name TEXT NOT NULL,
+  customer_location TEXT NOT NULL,
+  customer_photo TEXT,
+  rating INTEGER NOT NULL,
+  review TEXT NOT NULL,
+  featured INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);
+`;
+
+const SUMMARY_COLUMNS =
+  'id, name, sku, category, tags, image_url, images, in_stock, availability, brand_name, brand, part_number, slug';
+
+interface SummaryRow {
+  id: string;
+  name: string;
+  sku: string;
+  category: string;
+  tags: string;
+  image_url: string;
+  images: string;
+  in_stock: number;
+  availability: string;
+  brand_name: string;
+  brand: string;
+  part_number: string;
+  slug: string;
+}
+
+interface ProductRow extends SummaryRow {
+  rowid: number;
+  make: string;
+  description: string;
+  price: number;
+  specifications: string;
+  weight: string;
+  dimensions: string;
+  created_at: string;
+}
+
+interface TestimonialRow {
+  id: string;
+  customer_name: string;
+  customer_location: string;
+  customer_photo: string | null;
+  rating: number;
+  review: string;
+  featured: number;
+  created_at: string;
+}
+
+const toSummary = (r: SummaryRow): ProductSummary => ({
+  id: r.id,
+  name: r.name,
+  sku: r.sku,
+  category: r.category,
+  tags: JSON.parse(r.tags) as string[],
+  imageUrl: r.image_url,
+  images: JSON.parse(r.images) as string[],
+  inStock: r.in_stock === 1,
+  availability: r.availability,
+  brandName: r.brand_name,
+  brand: r.brand,
+  partNumber: r.part_number,
+  slug: r.slug,
+});
+
+const toProduct = (r: ProductRow): Product => ({
+  ...toSummary(r),
+  description: r.description,
+  make: r.make,
+  price: r.price,
+  specifications: JSON.parse(r.specifications) as Record<string, string>,
+  weight: r.weight,
+  dimensions: r.dimensions,
+  createdAt: r.created_at,
+});
+
+const toTestimonial = (r: TestimonialRow): Testimonial => ({
+  id: r.id,
+  customerName: r.customer_name,
+  customerLocation: r.customer_location,
+  customerPhoto: r.customer_photo,
+  rating: r.rating,
+  review: r.review,
+  featured: r.featured === 1,
+  createdAt: r.created_at,
+});
+
+/** A page of rows by a covering index, then those rows only (see the note at the top). */
+const pageSql = (where: string) =>
+  `SELECT ${SUMMARY_COLUMNS} FROM products WHERE rowid IN (
+     SELECT rowid FROM products ${where} ORDER BY name, id LIMIT @limit OFFSET @offset
+   ) ORDER BY name, id`;
+
+export class SqliteProductRepository implements ProductRepository {
+  private readonly stmt;
+  private totals: { key: string; value: CatalogTotals } | null = null;
+  private localWrites = 0;
+
+  private constructor(private readonly db: Database.Database) {
+    const s = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
+    this.stmt = {
+      byId: s<ProductRow>('SELECT rowid, * FROM products WHERE id = ?'),
+      bySku: s<ProductRow>('SELECT rowid, * FROM products WHERE sku = ?'),
+      bySkuKey: s<ProductRow>('SELECT rowid, * FROM products WHERE sku_key = ? LIMIT 2'),
+      summaries: s<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM products WHERE id IN (SELECT value FROM json_each(?))`),
+      byCategory: s<SummaryRow>(pageSql('WHERE category_slug = @category')),
+      byCategoryBrand: s<SummaryRow>(pageSql('WHERE category_slug = @category AND brand_slug = @brand')),
+      byBrand: s<SummaryRow>(pageSql('WHERE brand_slug = @brand')),
+      all: s<SummaryRow>(pageSql('')),
+      byCode: s<SummaryRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM products WHERE rowid IN (
+           SELECT rowid FROM products WHERE sku_key >= @key AND sku_key < @end
+           UNION SELECT rowid FROM products WHERE part_key >= @key AND part_key < @end
+         ) ORDER BY (sku_key = @key OR part_key = @key) DESC, name, id LIMIT @limit`,
+      ),
+      subcategories: s<{ category_slug: string; brand_slug: string; category: string; brand: string; product_count: number }>(
+        'SELECT category_slug, brand_slug, category, brand, product_count FROM subcategory_counts',
+      ),
+      dataVersion: s<{ data_version: number }>('PRAGMA data_version'),
+      deleteIdOfOtherSku: s('DELETE FROM products WHERE id = @id AND sku <> @sku'),
+      upsert: s(
+        `INSERT INTO products (id, sku, name, category, category_slug, brand_name, brand_slug, brand, make, part_number,
+           sku_key, part_key, slug, description, image_url, images, tags, in_stock, price, availability, specifications,
+           weight, dimensions, created_at)
+         VALUES (@id, @sku, @name, @category, @category_slug, @brand_name, @brand_slug, @brand, @make, @part_number,
+           @sku_key, @part_key, @slug, @description, @image_url, @images, @tags, @in_stock, @price, @availability, @specifications,
+           @weight, @dimensions, @created_at)
+         ON CONFLICT (sku) DO UPDATE SET id = excluded.id, name = excluded.name, category = excluded.category,
+           category_slug = excluded.category_slug, brand_name = excluded.brand_name, brand_slug = excluded.brand_slug,
+           brand = excluded.brand, make = excluded.make, part_number = excluded.part_number, sku_key = excluded.sku_key,
+           part_key = excluded.part_key, slug = excluded.slug, description = excluded.description,
+           image_url = excluded.image_url, images = excluded.images, tags = excluded.tags, in_stock = excluded.in_stock,
+           price = excluded.price, availability = excluded.availability, specifications = excluded.specifications,
+           weight = excluded.weight, dimensions = excluded.dimensions, created_at = excluded.created_at`,
+      ),
+      updateImages: s('UPDATE products SET images = @images, image_url = @image_url WHERE id = @id'),
+      testimonials: s<TestimonialRow>('SELECT * FROM testimonials ORDER BY created_at DESC, id'),
+      featuredTestimonials: s<TestimonialRow>('SELECT * FROM testimonials WHERE featured = @featured ORDER BY created_at DESC, id'),
+      upsertTestimonial: s(
+        `INSERT OR REPLACE INTO testimonials (id, customer_name, customer_location, customer_photo, rating, review, featured, created_at)
+         VALUES (@id, @customer_name, @customer_location, @customer_photo, @rating, @review, @featured, @created_at)`,
+      ),
+      scan: s<ProductRow>('SELECT rowid, * FROM products WHERE rowid > ? ORDER BY rowid LIMIT ?'),
+    };
+  }
+
+  /** Open (and create) the database file; `:memory:` works too. */
+  static open(file: string): SqliteProductRepository {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -65536'); // 64 MiB of page cache
+    db.pragma('mmap_size = 268435456');
+    db.pragma('temp_store = MEMORY');
+    db.exec(SCHEMA);
+    return new SqliteProductRepository(db);
+  }
+
+  async getById(id: string): Promise<Product | null> {
+    const row = this.stmt.byId.get(id);
+    return row ? toProduct(row) : null;
+  }
+
+  async getBySku(sku: string): Promise<Product | null> {
+    const exact = this.stmt.bySku.get(sku);
+    if (exact) return toProduct(exact);
+    // Folder names from ZIP uploads differ in case or punctuation; take the match only when it is the only one.
+    const key = codeKey(sku);
+    if (!key) return null;
+    const rows = this.stmt.bySkuKey.all(key);
+    return rows.length === 1 ? toProduct(rows[0]!) : null;
+  }
+
+  async getSummaries(ids: string[]): Promise<ProductSummary[]> {
+    if (ids.length === 0) return [];
+    const byId = new Map(this.stmt.summaries.all(JSON.stringify(ids)).map((r) => [r.id, toSummary(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    const totals = this.currentTotals();
+    const params = { category: q.categorySlug, brand: q.brandSlug, limit: q.limit, offset: q.offset };
+    if (q.brandSlug !== undefined) {
+      const total = totals.byPair.get(subcategoryId(q.categorySlug, q.brandSlug)) ?? 0;
+      return { items: total > q.offset ? this.stmt.byCategoryBrand.all(params).map(toSummary) : [], total };
+    }
+    const total = totals.byCategory.get(q.categorySlug)?.productCount ?? 0;
+    return { items: total > q.offset ? this.stmt.byCategory.all(params).map(toSummary) : [], total };
+  }
+
+  async listByBrand(q: { brandSlug: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    const total = this.currentTotals().byBrand.get(q.brandSlug)?.productCount ?? 0;
+    const items = total > q.offset ? this.stmt.byBrand.all({ brand: q.brandSlug, limit: q.limit, offset: q.offset }).map(toSummary) : [];
+    return { items, total };
+  }
+
+  async listAll(q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    const total = this.currentTotals().total;
+    const items = total > q.offset ? this.stmt.all.all({ limit: q.limit, offset: q.offset }).map(toSummary) : [];
+    return { items, total };
+  }
+
+  async findByCode(code: string, limit: number): Promise<ProductSummary[]> {
+    const key = codeKey(code);
+    if (!key) return [];
+    return this.stmt.byCode.all({ key, end: codeKeyUpperBound(key), limit }).map(toSummary);
+  }
+
+  async findCategory(slug: string): Promise<NamedSlug | null> {
+    return this.currentTotals().byCategory.get(slug) ?? null;
+  }
+
+  async findBrand(slug: string): Promise<NamedSlug | null> {
+    return this.currentTotals().byBrand.get(slug) ?? null;
+  }
+
+  async listSubcategories(): Promise<Subcategory[]> {
+    return this.currentTotals().subcategories;
+  }
+
+  async listTestimonials(q: { featured?: boolean }): Promise<Testimonial[]> {
+    const rows = q.featured === undefined ? this.stmt.testimonials.all() : this.stmt.featuredTestimonials.all({ featured: q.featured ? 1 : 0 });
+    return rows.map(toTestimonial);
+  }
+
+  async count(): Promise<number> {
+    return this.currentTotals().total;
+  }
+
+  async upsertMany(products: Product[]): Promise<void> {
+    if (products.length === 0) return;
+    this.writeMany(products);
+    this.localWrites++;
+  }
+
+  private readonly writeMany = (products: Product[]) =>
+    this.db.transaction((items: Product[]) => {
+      for (const p of items) {
+        this.stmt.deleteIdOfOtherSku.run({ id: p.id, sku: p.sku });
+        this.stmt.upsert.run({
+          id: p.id,
+          sku: p.sku,
+          name: p.name,
+          category: p.category,
+          category_slug: categorySlugOf(p),
+          brand_name: p.brandName,
+          brand_slug: brandSlugOf(p),
+          brand: p.brand,
+          make: p.make,
+          part_number: p.partNumber,
+          sku_key: codeKey(p.sku),
+          part_key: codeKey(p.partNumber),
+          slug: p.slug,
+          description: p.description,
+          image_url: p.imageUrl,
+          images: JSON.stringify(p.images),
+          tags: JSON.stringify(p.tags),
+          in_stock: p.inStock ? 1 : 0,
+          price: p.price,
+          availability: p.availability,
+          specifications: JSON.stringify(p.specifications),
+          weight: p.weight,
+          dimensions: p.dimensions,
+          created_at: p.createdAt,
+        });
+      }
+    })(products);
+
+  async insertTestimonials(items: Testimonial[]): Promise<void> {
+    this.db.transaction((list: Testimonial[]) => {
+      for (const t of list) {
+        this.stmt.upsertTestimonial.run({
+          id: t.id,
+          customer_name: t.customerName,
+          customer_location: t.customerLocation,
+          customer_photo: t.customerPhoto,
+          rating: t.rating,
+          review: t.review,
+          featured: t.featured ? 1 : 0,
+          created_at: t.createdAt,
+        });
+      }
+    })(items);
+  }
+
+  async updateImages(id: string, update: ProductImagesUpdate): Promise<Product | null> {
+    const result = this.stmt.updateImages.run({ id, images: JSON.stringify(update.images), image_url: update.imageUrl });
+    return result.changes === 0 ? null : this.getById(id);
+  }
+
+  async *scan(batchSize: number): AsyncIterable<Product[]> {
+    let after = 0;
+    for (;;) {
+      const rows = this.stmt.scan.all(after, batchSize);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.rowid;
+      yield rows.map(toProduct);
+      if (rows.length < batchSize) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Totals from the counts table, reread only after a write here or a commit by another connection. */
+  private currentTotals(): CatalogTotals {
+    const key = `${this.stmt.dataVersion.get()!.data_version}:${this.localWrites}`;
+    if (this.totals?.key === key) return this.totals.value;
+    const subcategories = this.stmt.subcategories.all().map((r) =>
+      toSubcategory({
+        category: r.category,
+        brand: r.brand,
+        categorySlug: r.category_slug,
+        brandSlug: r.brand_slug,
+        productCount: r.product_count,
+      }),
+    );
+    const value = summarizeSubcategories(subcategories);
+    this.totals = { key, value };
+    return value;
+  }
+}

@@ -1,0 +1,202 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Product } from '@forgeline/contracts/products';
+import type { ProductRepository } from '../src/ports.ts';
+import { PRODUCTS, TESTIMONIALS, byName, id, makeProduct } from './fixtures.ts';
+
+/**
+ * The one contract every ProductRepository keeps. `factory` gives a fresh, empty repository per test;
+ * the suite closes it afterwards.
+ */
+export function describeProductRepository(name: string, factory: () => Promise<ProductRepository>, opts: { skip?: string } = {}) {
+  describe.skipIf(Boolean(opts.skip))(`ProductRepository contract: ${name}`, () => {
+    let repo: ProductRepository;
+
+    beforeEach(async () => {
+      repo = await factory();
+      await repo.upsertMany(PRODUCTS);
+      await repo.insertTestimonials(TESTIMONIALS);
+    });
+    afterEach(async () => {
+      await repo.close();
+    });
+
+    const names = (items: { name: string }[]) => items.map((p) => p.name);
+    const inCategory = (slugName: string) => PRODUCTS.filter((p) => p.category === slugName).sort(byName);
+
+    it('returns a product by id with every field as stored', async () => {
+      const p = await repo.getById(id(1));
+      expect(p).toEqual(PRODUCTS[0]);
+      const out = await repo.getById(id(3));
+      expect(out?.inStock).toBe(false);
+      expect(out?.availability).toBe('On Request');
+    });
+
+    it('returns null for an unknown id', async () => {
+      expect(await repo.getById(id(999))).toBeNull();
+    });
+
+    it('finds a product by sku, exactly or ignoring case and punctuation when only one matches', async () => {
+      expect((await repo.getBySku('KOM-600-211-1231'))?.id).toBe(id(4));
+      expect((await repo.getBySku('kom6002111231'))?.id).toBe(id(4));
+      expect(await repo.getBySku('NOPE-1')).toBeNull();
+    });
+
+    it('hydrates summaries in the order asked, leaving unknown ids out', async () => {
+      const items = await repo.getSummaries([id(5), id(999), id(1)]);
+      expect(items.map((p) => p.id)).toEqual([id(5), id(1)]);
+      expect(items[1]).toMatchObject({ name: 'Hydraulic Oil Filter', partNumber: '1R-0750', images: PRODUCTS[0]!.images, tags: ['filter', 'hydraulic'] });
+      expect(items[1]).not.toHaveProperty('description');
+      expect(await repo.getSummaries([])).toEqual([]);
+    });
+
+    it('lists a category by name with its total, page by page', async () => {
+      const expected = names(inCategory('Hydraulic Filters'));
+      const first = await repo.listByCategory({ categorySlug: 'hydraulic-filters', limit: 3, offset: 0 });
+      expect(first.total).toBe(4);
+      expect(names(first.items)).toEqual(expected.slice(0, 3));
+      const second = await repo.listByCategory({ categorySlug: 'hydraulic-filters', limit: 3, offset: 3 });
+      expect(second.total).toBe(4);
+      expect(names(second.items)).toEqual(expected.slice(3));
+      const beyond = await repo.listByCategory({ categorySlug: 'hydraulic-filters', limit: 3, offset: 30 });
+      expect(beyond).toEqual({ items: [], total: 4 });
+    });
+
+    it('narrows a category to one brand', async () => {
+      const page = await repo.listByCategory({ categorySlug: 'hydraulic-filters', brandSlug: 'caterpillar', limit: 10, offset: 0 });
+      expect(page.total).toBe(3);
+      expect(names(page.items)).toEqual(['Breather Element', 'Fuel Water Separator', 'Hydraulic Oil Filter']);
+      const none = await repo.listByCategory({ categorySlug: 'hydraulic-filters', brandSlug: 'john-deere', limit: 10, offset: 0 });
+      expect(none).toEqual({ items: [], total: 0 });
+    });
+
+    it('answers an unknown category with an empty page', async () => {
+      expect(await repo.listByCategory({ categorySlug: 'no-such-category', limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
+    });
+
+    it('lists a brand across categories', async () => {
+      const page = await repo.listByBrand({ brandSlug: 'kassbohrer', limit: 10, offset: 0 });
+      expect(page.total).toBe(2);
+      expect(names(page.items)).toEqual(['Carrier Roller', 'Track Roller']);
+      expect((await repo.listByBrand({ brandSlug: 'john-deere', limit: 1, offset: 1 })).items.map((p) => p.name)).toEqual(['Oil Filter']);
+    });
+
+    it('lists everything for the gallery with the total count', async () => {
+      const page = await repo.listAll({ limit: 4, offset: 2 });
+      expect(page.total).toBe(PRODUCTS.length);
+      expect(names(page.items)).toEqual(names([...PRODUCTS].sort(byName)).slice(2, 6));
+      expect(await repo.count()).toBe(PRODUCTS.length);
+    });
+
+    it('finds categories and brands by slug with their display names and counts', async () => {
+      expect(await repo.findCategory('rodillos-de-oruga')).toEqual({ name: 'Rodillos de Oruga', slug: 'rodillos-de-oruga', productCount: 2 });
+      expect(await repo.findBrand('kassbohrer')).toEqual({ name: 'Kässbohrer', slug: 'kassbohrer', productCount: 2 });
+      expect(await repo.findBrand('john-deere')).toMatchObject({ name: 'John Deere', productCount: 2 });
+      expect(await repo.findCategory('nothing')).toBeNull();
+      expect(await repo.findBrand('nothing')).toBeNull();
+    });
+
+    it('lists one subcategory per category and brand pair with its product count', async () => {
+      const subs = await repo.listSubcategories();
+      expect(subs.map((s) => [s.brandSlug, s.categorySlug, s.productCount])).toEqual([
+        ['caterpillar', 'hydraulic-filters', 3],
+        ['generic', 'engine-parts', 1],
+        ['jcb', 'engine-parts', 1],
+        ['john-deere', 'engine-parts', 2],
+        ['kassbohrer', 'rodillos-de-oruga', 2],
+        ['komatsu', 'hydraulic-filters', 1],
+      ]);
+      expect(subs[0]).toEqual({
+        id: 'hydraulic-filters--caterpillar',
+        name: 'Caterpillar Hydraulic Filters',
+        brand: 'Caterpillar',
+        category: 'Hydraulic Filters',
+        brandSlug: 'caterpillar',
+        categorySlug: 'hydraulic-filters',
+        productCount: 3,
+      });
+    });
+
+    it('replaces a product whose sku exists, moving the counts with it', async () => {
+      const moved: Product = { ...PRODUCTS[3]!, category: 'Engine Parts', name: 'Return Filter Mk2' };
+      await repo.upsertMany([moved]);
+      expect(await repo.count()).toBe(PRODUCTS.length);
+      expect((await repo.getById(id(4)))?.name).toBe('Return Filter Mk2');
+      expect((await repo.findCategory('hydraulic-filters'))?.productCount).toBe(3);
+      expect((await repo.findCategory('engine-parts'))?.productCount).toBe(5);
+      const subs = await repo.listSubcategories();
+      expect(subs.find((s) => s.id === 'hydraulic-filters--komatsu')).toBeUndefined();
+      expect(subs.find((s) => s.id === 'engine-parts--komatsu')?.productCount).toBe(1);
+      const page = await repo.listByCategory({ categorySlug: 'engine-parts', brandSlug: 'komatsu', limit: 10, offset: 0 });
+      expect(names(page.items)).toEqual(['Return Filter Mk2']);
+    });
+
+    it('adds new products to every total at once', async () => {
+      const extra = makeProduct({ id: id(11), name: 'Bucket Tooth', sku: 'CAT-1U3352', category: 'Ground Engaging Tools', brandName: 'CATERPILLAR' });
+      await repo.upsertMany([extra]);
+      expect(await repo.count()).toBe(PRODUCTS.length + 1);
+      expect((await repo.listAll({ limit: 1, offset: 0 })).total).toBe(PRODUCTS.length + 1);
+      expect((await repo.findBrand('caterpillar'))?.productCount).toBe(4);
+      expect((await repo.listByBrand({ brandSlug: 'caterpillar', limit: 10, offset: 0 })).total).toBe(4);
+      expect((await repo.findCategory('ground-engaging-tools'))?.productCount).toBe(1);
+    });
+
+    it('replaces a product whose id exists under another sku', async () => {
+      await repo.upsertMany([{ ...PRODUCTS[4]!, sku: 'JD-RE504836-B' }]);
+      expect(await repo.count()).toBe(PRODUCTS.length);
+      expect(await repo.getBySku('JD-RE504836')).toBeNull();
+      expect((await repo.getById(id(5)))?.sku).toBe('JD-RE504836-B');
+    });
+
+    it('writes many products in one call', async () => {
+      const many = Array.from({ length: 250 }, (_, i) =>
+        makeProduct({ id: id(1000 + i), name: `Seal Kit ${String(i).padStart(3, '0')}`, sku: `SK-${i}`, category: 'Seals', brandName: 'Volvo' }),
+      );
+      await repo.upsertMany(many);
+      const page = await repo.listByCategory({ categorySlug: 'seals', brandSlug: 'volvo', limit: 100, offset: 200 });
+      expect(page.total).toBe(250);
+      expect(page.items.map((p) => p.name)).toEqual(many.slice(200).map((p) => p.name));
+    });
+
+    it('updates images and keeps the counts', async () => {
+      const updated = await repo.updateImages(id(2), { images: ['/media/a.webp', '/media/b.webp'], imageUrl: '/media/a.webp' });
+      expect(updated).toMatchObject({ id: id(2), images: ['/media/a.webp', '/media/b.webp'], imageUrl: '/media/a.webp', name: 'Fuel Water Separator' });
+      expect((await repo.getSummaries([id(2)]))[0]?.images).toEqual(['/media/a.webp', '/media/b.webp']);
+      expect(await repo.count()).toBe(PRODUCTS.length);
+      expect(await repo.updateImages(id(999), { images: [], imageUrl: '' })).toBeNull();
+    });
+
+    it('finds products by part number or sku prefix, ignoring case and punctuation', async () => {
+      expect((await repo.findByCode('1r0750', 10)).map((p) => p.id)).toEqual([id(1)]);
+      expect((await repo.findByCode('1R-07', 10)).map((p) => p.id).sort()).toEqual([id(1), id(2), id(3)]);
+      expect((await repo.findByCode('600 211', 10)).map((p) => p.id)).toEqual([id(4)]);
+      expect((await repo.findByCode('jd-re5', 10)).map((p) => p.id).sort()).toEqual([id(5), id(6)]);
+      expect(await repo.findByCode('ZZZ999', 10)).toEqual([]);
+      expect(await repo.findByCode('--', 10)).toEqual([]);
+      expect(await repo.findByCode('1R07', 2)).toHaveLength(2);
+    });
+
+    it('lists testimonials newest first, optionally only featured ones', async () => {
+      expect((await repo.listTestimonials({})).map((t) => t.id)).toEqual(['t-3', 't-1', 't-2']);
+      const featured = await repo.listTestimonials({ featured: true });
+      expect(featured.map((t) => t.id)).toEqual(['t-3', 't-1']);
+      expect(featured[1]).toEqual(TESTIMONIALS[0]);
+      expect((await repo.listTestimonials({ featured: false })).map((t) => t.id)).toEqual(['t-2']);
+    });
+
+    it('scans every product in batches', async () => {
+      const seen: string[] = [];
+      let batches = 0;
+      for await (const batch of repo.scan(3)) {
+        batches++;
+        expect(batch.length).toBeLessThanOrEqual(3);
+        seen.push(...batch.map((p) => p.id));
+      }
+      expect(batches).toBeGreaterThanOrEqual(4);
+      expect(seen.sort()).toEqual(PRODUCTS.map((p) => p.id).sort());
+      const full = await (async () => {
+        for await (const batch of repo.scan(100)) return batch.find((p) => p.id === id(1));
+      })();
+      expect(full).toEqual(PRODUCTS[0]);
+    });
+  });
+}
