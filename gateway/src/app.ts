@@ -91,7 +91,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           return results.every(Boolean);
         }
       : undefined,
-    jsonLimit: '0', // bodies stream through to the services untouched
+    jsonLimit: false, // bodies stream through to the services untouched
   });
 
   const proxies = new Map<string, RequestHandler>();

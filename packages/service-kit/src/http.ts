@@ -10,8 +10,8 @@ export interface ServiceAppOptions {
   logger: Logger;
   /** Answers /readyz: true when every dependency the service needs answers. */
   ready?: () => Promise<boolean> | boolean;
-  /** JSON body limit; bigger bodies get 413. */
-  jsonLimit?: string;
+  /** JSON body limit; bigger bodies get 413. `false` leaves bodies unread (the gateway streams them on). */
+  jsonLimit?: string | false;
 }
 
 const REQUEST_ID_PATTERN = /^[\w.-]{1,100}$/;
@@ -41,7 +41,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
       },
     }),
   );
-  app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));
+  if (opts.jsonLimit !== false) app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok', service: opts.name }));
   app.get('/readyz', async (_req, res) => {
     let ok = false;
