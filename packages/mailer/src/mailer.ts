@@ -34,14 +34,15 @@ export interface MailerConfig {
 
 export const DEFAULT_MAIL_FROM = 'Forgeline Parts <no-reply@forgeline.parts>';
 
-/** SMTP through nodemailer. SMTP_URL is a nodemailer connection URL: smtp://user:pass@host:587, smtps://..., ?pool=true. */
+/** SMTP through nodemailer. SMTP_URL is a nodemailer connection URL: smtp://user:pass@host:587, smtps://.... */
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
   constructor(
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+    // Short timeouts: a hung mail server must fail the attempt (the outbox retries it), not hold it for minutes.
+    this.transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   }
   async send(msg: MailMessage): Promise<void> {
     await this.transport.sendMail({ from: this.from, ...msg });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer, DevMailbox, SmtpMailer } from '../src/mailer.ts';
+import { createMailer, DevMailbox, SmtpMailer } from './mailer.ts';
 
 describe('DevMailbox', () => {
   let dir: string;

@@ -1,0 +1,34 @@
+import { baseEnv, port } from '@forgeline/service-kit/config';
+import { DEFAULT_MAIL_FROM } from '@forgeline/mailer/mailer';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+export const QuotesConfigSchema = z.object({
+  ...baseEnv,
+  PORT: port(4002),
+  CATALOG_URL: z.url().default('http://127.0.0.1:4001'),
+  MONGO_URL: optionalUrl,
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM),
+  /** Where the seller's notifications go. */
+  SELLER_EMAIL: z.email().default('sales@forgelineparts.com'),
+  /** Signs captcha tokens. When unset, a key derived from SERVICE_TOKEN is used (the launcher makes one per data folder). */
+  CAPTCHA_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Per client address, per RATE_LIMIT_WINDOW_MS. The benchmark raises them. */
+  RATE_LIMIT_WINDOW_MS: positiveInt(15 * 60_000),
+  QUOTE_RATE_LIMIT: positiveInt(10),
+  CONTACT_RATE_LIMIT: positiveInt(5),
+  CAPTCHA_RATE_LIMIT: positiveInt(120),
+  /** First retry delay of an unsent mail; doubles per attempt up to OUTBOX_MAX_DELAY_MS. */
+  OUTBOX_BASE_DELAY_MS: positiveInt(2_000),
+  OUTBOX_MAX_DELAY_MS: positiveInt(10 * 60_000),
+  OUTBOX_POLL_MS: positiveInt(1_000),
+  /** A mail claimed by a process that then died is retried after this long. */
+  OUTBOX_LEASE_MS: positiveInt(60_000),
+});
+export type QuotesConfig = z.infer<typeof QuotesConfigSchema>;

@@ -1,0 +1,112 @@
+import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
+import type { OutboxMail } from '../ports.ts';
+
+/** Every piece of user text goes through this before it reaches an HTML body. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Subjects are one line: a newline in user text must never start a header. */
+const oneLine = (text: string, max = 120) => text.replace(/[\r\n\t]+/g, ' ').trim().slice(0, max);
+
+export interface MailSettings {
+  siteName: string;
+  sellerEmail: string;
+  /** The domain of Message-IDs, e.g. forgeline.parts */
+  messageDomain: string;
+}
+
+const row = (label: string, value: string) =>
+  `<tr><th align="left" style="padding:4px 12px 4px 0;vertical-align:top">${escapeHtml(label)}</th>` +
+  `<td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(value || '-')}</td></tr>`;
+const table = (rows: [string, string][]) => `<table cellspacing="0" cellpadding="0">${rows.map(([l, v]) => row(l, v)).join('')}</table>`;
+const textRows = (rows: [string, string][]) => rows.map(([l, v]) => `${l}: ${v || '-'}`).join('\n');
+const page = (title: string, inner: string) =>
+  `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111"><h2>${escapeHtml(title)}</h2>${inner}</body></html>`;
+
+export function quoteRows(q: QuoteRequest): [string, string][] {
+  return [
+    ['Reference', q.id],
+    ['Product', q.productName],
+    ['SKU', q.productSku],
+    ['Product id', q.productId],
+    ['Quantity', String(q.quantity)],
+    ['Name', q.customerName],
+    ['E-mail', q.customerEmail],
+    ['Phone', q.customerPhone],
+    ['Country', q.customerCountry],
+    ['Message', q.message],
+    ['Received', q.createdAt],
+  ];
+}
+
+/** A quote request's two mails: the buyer's confirmation and the seller's notification with every detail. */
+export function quoteMails(q: QuoteRequest, s: MailSettings): OutboxMail[] {
+  const rows = quoteRows(q);
+  const buyerId = `quote-${q.id}-buyer`;
+  const sellerId = `quote-${q.id}-seller`;
+  const greeting = `Dear ${q.customerName},`;
+  const intro = `Thank you for your quote request. We have received it and will reply within 24 hours.`;
+  return [
+    {
+      id: buyerId,
+      refId: q.id,
+      message: {
+        to: q.customerEmail,
+        replyTo: s.sellerEmail,
+        subject: oneLine(`Quote request received: ${q.productName} (SKU ${q.productSku})`),
+        text: `${greeting}\n\n${intro}\n\n${textRows(rows)}\n\n${s.siteName}`,
+        html: page(
+          'Quote request received',
+          `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>${table(rows)}<p>${escapeHtml(s.siteName)}</p>`,
+        ),
+        messageId: `<${buyerId}@${s.messageDomain}>`,
+      },
+    },
+    {
+      id: sellerId,
+      refId: q.id,
+      message: {
+        to: s.sellerEmail,
+        replyTo: q.customerEmail,
+        subject: oneLine(`New quote request: ${q.productName} (SKU ${q.productSku}) x ${q.quantity}`),
+        text: `New quote request\n\n${textRows(rows)}`,
+        html: page('New quote request', table(rows)),
+        messageId: `<${sellerId}@${s.messageDomain}>`,
+      },
+    },
+  ];
+}
+
+/** A contact message's one mail: the seller's notification; replying answers the visitor. */
+export function contactMails(c: ContactMessage, s: MailSettings): OutboxMail[] {
+  const rows: [string, string][] = [
+    ['Reference', c.id],
+    ['Name', c.name],
+    ['E-mail', c.email],
+    ['Phone', [c.countryCode, c.phone].filter(Boolean).join(' ')],
+    ['Subject', c.subject],
+    ['Message', c.message],
+    ['Received', c.createdAt],
+  ];
+  const id = `contact-${c.id}-seller`;
+  return [
+    {
+      id,
+      refId: c.id,
+      message: {
+        to: s.sellerEmail,
+        replyTo: c.email,
+        subject: oneLine(`Contact form: ${c.subject || 'new message'}`),
+        text: `New contact form message\n\n${textRows(rows)}`,
+        html: page('New contact form message', table(rows)),
+        messageId: `<${id}@${s.messageDomain}>`,
+      },
+    },
+  ];
+}

@@ -1,0 +1,58 @@
+import { createMailer } from '@forgeline/mailer/mailer';
+import { loadConfig } from '@forgeline/service-kit/config';
+import { createLogger } from '@forgeline/service-kit/logger';
+import { runMain, serve } from '@forgeline/service-kit/serve';
+import { HttpProductCatalog } from './adapters/http/http-product-catalog.ts';
+import { MongoQuoteStore } from './adapters/mongo/mongo-quote-store.ts';
+import { SqliteQuoteStore } from './adapters/sqlite/sqlite-quote-store.ts';
+import { createApp } from './app.ts';
+import { QuotesConfigSchema } from './config.ts';
+import { CaptchaSigner, captchaSecret } from './domain/captcha.ts';
+import { Outbox } from './outbox.ts';
+import type { QuoteStore } from './ports.ts';
+
+runMain('quotes', async () => {
+  const config = loadConfig(QuotesConfigSchema);
+  const logger = createLogger('quotes', config.LOG_LEVEL);
+  const store: QuoteStore = config.MONGO_URL
+    ? await MongoQuoteStore.connect(config.MONGO_URL)
+    : SqliteQuoteStore.inDataDir(config.DATA_DIR);
+  logger.info({ storage: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'storage ready');
+  const mailer = createMailer(config, logger);
+  const outbox = new Outbox(store, mailer, logger, {
+    baseDelayMs: config.OUTBOX_BASE_DELAY_MS,
+    maxDelayMs: config.OUTBOX_MAX_DELAY_MS,
+    pollMs: config.OUTBOX_POLL_MS,
+    leaseMs: config.OUTBOX_LEASE_MS,
+  });
+  const app = createApp({
+    logger,
+    store,
+    catalog: new HttpProductCatalog(config.CATALOG_URL),
+    captcha: new CaptchaSigner(captchaSecret(config)),
+    mail: { siteName: 'Forgeline Parts', sellerEmail: config.SELLER_EMAIL, messageDomain: messageDomain(config.MAIL_FROM) },
+    outbox,
+    rateLimits: {
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      quote: config.QUOTE_RATE_LIMIT,
+      contact: config.CONTACT_RATE_LIMIT,
+      captcha: config.CAPTCHA_RATE_LIMIT,
+    },
+  });
+  const counts = await store.outboxCounts();
+  logger.info({ pendingMails: counts.pending }, 'outbox resuming');
+  outbox.start();
+  await serve(app, {
+    port: config.PORT,
+    logger,
+    onClose: async () => {
+      await outbox.stop();
+      await store.close();
+    },
+  });
+});
+
+/** "Shop <no-reply@forgeline.parts>" -> "forgeline.parts": Message-IDs carry the sender's domain. */
+function messageDomain(from: string): string {
+  return /@([\w.-]+)>?\s*$/.exec(from)?.[1] ?? 'forgeline.parts';
+}

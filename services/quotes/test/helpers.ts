@@ -1,0 +1,141 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { DevMailbox, type Mailer } from '@forgeline/mailer/mailer';
+import { createLogger } from '@forgeline/service-kit/logger';
+import { freePort, tempDir } from '@forgeline/test-support/net';
+import path from 'node:path';
+import { HttpProductCatalog } from '../src/adapters/http/http-product-catalog.ts';
+import { SqliteQuoteStore } from '../src/adapters/sqlite/sqlite-quote-store.ts';
+import { createApp, type RateLimits } from '../src/app.ts';
+import { CaptchaSigner } from '../src/domain/captcha.ts';
+import { Outbox } from '../src/outbox.ts';
+import type { QuoteStore } from '../src/ports.ts';
+
+export const PRODUCT = { id: 'p-1', name: 'Hydraulic Filter <HF-1>', sku: 'SKU-HF1', partNumber: '1R-0750' };
+export const SELLER = 'seller@example.com';
+export const CAPTCHA_SECRET = 'test-captcha-secret-0123456789';
+
+export async function listen(app: express.Express): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    server,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A small catalog over real HTTP, answering GET /api/products/:id as the catalog service does. */
+export async function startCatalogStub(products = [PRODUCT]) {
+  const app = express();
+  app.get('/api/products/:id', (req, res) => {
+    const p = products.find((x) => x.id === req.params.id);
+    if (!p) res.status(404).json({ message: 'Product not found' });
+    else res.json({ ...p, category: 'Filters', brandName: 'Caterpillar' });
+  });
+  return listen(app);
+}
+
+/** An address where nothing listens: the catalog is down. */
+export async function downUrl() {
+  return `http://127.0.0.1:${await freePort()}`;
+}
+
+export interface TestService {
+  url: string;
+  dataDir: string;
+  store: QuoteStore;
+  outbox: Outbox;
+  mailDir: string;
+  /** Stops the service; with keepData the folder stays for a restart. */
+  close: (opts?: { keepData?: boolean }) => Promise<void>;
+}
+
+export interface ServiceOptions {
+  catalogUrl: string;
+  dataDir?: string;
+  mailer?: Mailer;
+  rateLimits?: Partial<RateLimits>;
+  outbox?: { baseDelayMs?: number; maxDelayMs?: number; pollMs?: number; leaseMs?: number };
+  signer?: CaptchaSigner;
+}
+
+/** The quotes service as main.ts builds it, on real embedded adapters in a temp DATA_DIR, on a free port. */
+export async function startService(opts: ServiceOptions): Promise<TestService> {
+  const tmp = opts.dataDir ? undefined : tempDir('quotes-test-');
+  const dataDir = opts.dataDir ?? tmp!.dir;
+  const logger = createLogger('quotes-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const store = SqliteQuoteStore.inDataDir(dataDir);
+  const mailDir = path.join(dataDir, 'mail');
+  const mailer = opts.mailer ?? new DevMailbox(mailDir, 'Forgeline <no-reply@forgeline.parts>');
+  const outbox = new Outbox(store, mailer, logger, {
+    baseDelayMs: 20,
+    maxDelayMs: 200,
+    pollMs: 20,
+    leaseMs: 30_000,
+    ...opts.outbox,
+  });
+  const app = createApp({
+    logger,
+    store,
+    catalog: new HttpProductCatalog(opts.catalogUrl, 2_000),
+    captcha: opts.signer ?? new CaptchaSigner(CAPTCHA_SECRET),
+    mail: { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' },
+    outbox,
+    rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, ...opts.rateLimits },
+  });
+  outbox.start();
+  const http = await listen(app);
+  return {
+    url: http.url,
+    dataDir,
+    store,
+    outbox,
+    mailDir,
+    close: async (o) => {
+      await http.close();
+      await outbox.stop();
+      await store.close();
+      if (!o?.keepData) tmp?.remove();
+    },
+  };
+}
+
+export async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, body: json, text };
+}
+
+export const validQuote = (over: Record<string, unknown> = {}) => ({
+  productId: PRODUCT.id,
+  customerName: 'Ada Buyer',
+  customerEmail: 'ada@example.com',
+  customerPhone: '+44 20 7946 0000',
+  customerCountry: 'United Kingdom',
+  quantity: 3,
+  message: 'Need delivery to Leeds.',
+  ...over,
+});
+
+/** Poll until `check` holds (no time-based assertion: the test's own timeout is the only limit). */
+export async function eventually(check: () => Promise<boolean> | boolean, everyMs = 25): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, everyMs));
+}
