@@ -16,7 +16,7 @@ export const SECOND_ADMIN = 'ops@forgeline-parts.example';
  * clock the test moves (`advance`).
  */
 export async function startAuth(over: Partial<AuthDeps> = {}) {
-  const tmp = await tempDir('forgeline-auth-');
+  const tmp = tempDir('forgeline-auth-');
   let clock = Date.parse('2026-03-01T08:00:00Z');
   const store = createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite'));
   const logger = createLogger('auth', 'silent');
@@ -87,7 +87,7 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
       await served.close();
       await app.signIn.drainMail();
       await store.close();
-      await tmp.cleanup();
+      tmp.remove();
     },
   };
 }

@@ -57,8 +57,28 @@ const toSession = (d: SessionDoc): SessionRecord => ({
   createdAt: d.createdAt,
 });
 
-/** Auth storage in MongoDB (MONGO_URL) through mongoose; every check-and-change is one atomic update. */
+/**
+ * Runs check-and-change operations on one key one after another within this process. MongoDB makes each
+ * single-document update atomic, which is what keeps several auth replicas honest; FerretDB 1.x (the test
+ * server) does not, so without this queue concurrent attempts on one code could all be counted as the first.
+ */
+function keyedQueue() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = tails.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    void tail.then(() => tails.get(key) === tail && tails.delete(key));
+    return run;
+  };
+}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
+
+/** Auth storage in MongoDB (MONGO_URL) through mongoose; every check-and-change is one conditional update. */
 export async function createMongoAuthStore(url: string): Promise<AuthStore> {
+  const serial = keyedQueue();
   const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5_000 }).asPromise();
   const Otp = conn.model('AuthOtpRequest', otpSchema);
   const Session = conn.model('AuthSession', sessionSchema);
@@ -74,17 +94,21 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
       const d = await Otp.findById(id).lean<OtpDoc>();
       return d ? toOtp(d) : null;
     },
-    async countOtpAttempt(id, maxAttempts) {
-      const d = await Otp.findOneAndUpdate(
-        { _id: id, consumedAt: null, attempts: { $lt: maxAttempts } },
-        { $inc: { attempts: 1 } },
-        { returnDocument: 'after' },
-      ).lean<OtpDoc>();
-      return d ? toOtp(d) : null;
+    countOtpAttempt(id, maxAttempts) {
+      return serial(`otp:${id}`, async () => {
+        const d = await Otp.findOneAndUpdate(
+          { _id: id, consumedAt: null, attempts: { $lt: maxAttempts } },
+          { $inc: { attempts: 1 } },
+          { returnDocument: 'after' },
+        ).lean<OtpDoc>();
+        return d ? toOtp(d) : null;
+      });
     },
-    async consumeOtp(id, at) {
-      const res = await Otp.updateOne({ _id: id, consumedAt: null }, { $set: { consumedAt: at } });
-      return res.modifiedCount === 1;
+    consumeOtp(id, at) {
+      return serial(`otp:${id}`, async () => {
+        const res = await Otp.updateOne({ _id: id, consumedAt: null }, { $set: { consumedAt: at } });
+        return res.modifiedCount === 1;
+      });
     },
     async createSession(r) {
       const { tokenHash, ...rest } = r;
@@ -94,22 +118,33 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
       const d = await Session.findById(tokenHash).lean<SessionDoc>();
       return d ? toSession(d) : null;
     },
-    async revokeSession(tokenHash, at) {
-      const res = await Session.updateOne({ _id: tokenHash, revokedAt: null }, { $set: { revokedAt: at } });
-      return res.modifiedCount === 1;
+    revokeSession(tokenHash, at) {
+      return serial(`session:${tokenHash}`, async () => {
+        const res = await Session.updateOne({ _id: tokenHash, revokedAt: null }, { $set: { revokedAt: at } });
+        return res.modifiedCount === 1;
+      });
     },
-    async hit(key, windowMs, now) {
+    hit(key, windowMs, now) {
       const start = Math.floor(now / windowMs) * windowMs;
-      const d = await Rate.findOneAndUpdate(
-        { _id: `${key}|${start}` },
-        { $inc: { count: 1 }, $setOnInsert: { key, resetAt: start + windowMs } },
-        { upsert: true, returnDocument: 'after' },
-      ).lean<{ count: number; resetAt: number }>();
-      return { count: d!.count, resetAt: d!.resetAt };
+      const id = `${key}|${start}`;
+      const once = () =>
+        Rate.findOneAndUpdate(
+          { _id: id },
+          { $inc: { count: 1 }, $setOnInsert: { key, resetAt: start + windowMs } },
+          { upsert: true, returnDocument: 'after' },
+        ).lean<{ count: number; resetAt: number }>();
+      return serial(`rate:${id}`, async () => {
+        // Two replicas creating the same window at once: one insert wins, the other retries as an update.
+        const d = await once().catch((err: unknown) => (isDuplicateKey(err) ? once() : Promise.reject(err)));
+        return { count: d!.count, resetAt: d!.resetAt };
+      });
     },
-    async unhit(key, windowMs, now) {
+    unhit(key, windowMs, now) {
       const start = Math.floor(now / windowMs) * windowMs;
-      await Rate.updateOne({ _id: `${key}|${start}`, count: { $gt: 0 } }, { $inc: { count: -1 } });
+      const id = `${key}|${start}`;
+      return serial(`rate:${id}`, async () => {
+        await Rate.updateOne({ _id: id, count: { $gt: 0 } }, { $inc: { count: -1 } });
+      });
     },
     async resetHits(key) {
       await Rate.deleteMany({ key });

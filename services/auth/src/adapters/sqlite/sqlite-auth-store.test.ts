@@ -4,6 +4,6 @@ import { describeAuthStore } from '../auth-store.contract.ts';
 import { createSqliteAuthStore } from './sqlite-auth-store.ts';
 
 describeAuthStore('sqlite', async () => {
-  const tmp = await tempDir('forgeline-auth-store-');
-  return { store: createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite')), cleanup: tmp.cleanup };
+  const tmp = tempDir('forgeline-auth-store-');
+  return { store: createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite')), cleanup: async () => tmp.remove() };
 });

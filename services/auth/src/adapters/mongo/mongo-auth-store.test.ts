@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { startFerretDb, type RunningFerretDb } from '@forgeline/test-support/ferretdb';
+import { describeAuthStore } from '../auth-store.contract.ts';
+import { createMongoAuthStore } from './mongo-auth-store.ts';
+
+// The mongoose adapter against FerretDB (MongoDB's wire protocol); skipped, with the reason, when it cannot start.
+const ferret = await startFerretDb();
+const skip = 'skip' in ferret ? ferret.skip : null;
+if (skip) console.warn(`[auth mongo store] skipped: ${skip}`);
+
+describe.skipIf(skip !== null)('mongo auth store on FerretDB', () => {
+  const running = ferret as RunningFerretDb;
+  beforeAll(() => undefined);
+  afterAll(async () => {
+    await running.stop();
+  });
+  describeAuthStore('mongo', async () => ({
+    store: await createMongoAuthStore(`${running.url}/auth-${randomUUID().slice(0, 8)}`),
+    cleanup: async () => undefined,
+  }));
+});
+
+describe.skipIf(skip === null)('mongo auth store on FerretDB (skipped)', () => {
+  it.skip(`needs FerretDB: ${skip}`, () => undefined);
+});
