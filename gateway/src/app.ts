@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientRequest, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -34,7 +34,7 @@ const serviceLabel: Record<ServiceName, string> = {
   media: 'media',
 };
 
-type TimedRequest = IncomingMessage & { id?: string; gatewayTimedOut?: boolean };
+type TimedRequest = Request & { gatewayTimedOut?: boolean };
 
 function createServiceProxy(service: ServiceName, target: string, timeoutMs: number, logger: Logger): RequestHandler {
   return createProxyMiddleware<Request>({
@@ -42,7 +42,7 @@ function createServiceProxy(service: ServiceName, target: string, timeoutMs: num
     xfwd: true,
     on: {
       proxyReq: (proxyReq: ClientRequest, req: TimedRequest) => {
-        if (req.id) proxyReq.setHeader(REQUEST_ID_HEADER, req.id);
+        if (req.id) proxyReq.setHeader(REQUEST_ID_HEADER, String(req.id));
         proxyReq.removeHeader(SERVICE_TOKEN_HEADER); // a browser can never speak as a service
         // Our own timer, so a slow service becomes a 504 with a message instead of a hung request.
         proxyReq.setTimeout(timeoutMs, () => {
