@@ -1,0 +1,133 @@
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from '@forgeline/service-kit/logger';
+import { assertHandlers, parsePayload, type JobName } from '../../jobs.ts';
+import { PermanentJobError, type JobInfo, type JobQueue, type JobState, type QueueRetryOptions } from '../../ports.ts';
+
+export interface BullQueueOptions extends QueueRetryOptions {
+  redisUrl: string;
+  /** Queue name; tests give each run its own. */
+  name?: string;
+  logger?: Logger;
+}
+
+const DAY = 24 * 60 * 60;
+
+/**
+ * The production job queue: BullMQ on Redis through ioredis. Any number of worker processes share
+ * it (`docker compose up --scale media-worker=4`). Job ids make adding idempotent (BullMQ ignores
+ * an add whose id exists); attempts and exponential backoff are BullMQ's own; finished jobs are kept
+ * a week (failed ones a month) so the status call can report them.
+ */
+export function createBullJobQueue(opts: BullQueueOptions): JobQueue {
+  const name = opts.name ?? 'media';
+  const connect = () => new Redis(opts.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  const connection = connect();
+  const queue = new Queue(name, {
+    connection,
+    defaultJobOptions: {
+      attempts: opts.attempts,
+      backoff: { type: 'exponential', delay: opts.backoffMs },
+      removeOnComplete: { age: 7 * DAY },
+      removeOnFail: { age: 30 * DAY },
+    },
+  });
+  const workers = new Set<Worker>();
+  const log = opts.logger;
+
+  async function toInfo(job: Job | undefined): Promise<JobInfo | null> {
+    if (!job?.id) return null;
+    const raw = await job.getState();
+    if (raw === 'unknown') return null;
+    const state: JobState =
+      raw === 'completed' || raw === 'failed' || raw === 'active' || raw === 'delayed' ? raw : 'waiting';
+    const progress = typeof job.progress === 'number' ? job.progress : 0;
+    return {
+      id: job.id,
+      name: job.name as JobName,
+      payload: job.data,
+      state,
+      progress: state === 'completed' ? 100 : progress,
+      attemptsMade: job.attemptsStarted ?? job.attemptsMade,
+      ...(state === 'completed' ? { result: job.returnvalue } : {}),
+      ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+    };
+  }
+
+  return {
+    async add(jobName, payload, { jobId }) {
+      const parsed = parsePayload(jobName, payload);
+      const existing = await queue.getJob(jobId);
+      if (existing) return { id: jobId, created: false };
+      await queue.add(jobName, parsed, { jobId });
+      return { id: jobId, created: true };
+    },
+    async get(id) {
+      return toInfo(await queue.getJob(id));
+    },
+    async getMany(ids) {
+      const out: (JobInfo | null)[] = [];
+      // Small groups keep Redis round trips few without one huge burst.
+      for (let i = 0; i < ids.length; i += 50) {
+        out.push(...(await Promise.all(ids.slice(i, i + 50).map(async (id) => toInfo(await queue.getJob(id))))));
+      }
+      return out;
+    },
+    async work(handlers, { concurrency }) {
+      assertHandlers(handlers);
+      const worker = new Worker(
+        name,
+        async (job: Job) => {
+          const jobName = job.name as JobName;
+          const handler = handlers[jobName];
+          if (!handler) throw new UnrecoverableError(`No handler for job "${job.name}"`);
+          try {
+            return await handler(parsePayload(jobName, job.data), {
+              id: job.id!,
+              attempt: job.attemptsMade + 1,
+              progress: (p) => job.updateProgress(p),
+            });
+          } catch (err) {
+            if (err instanceof PermanentJobError) throw new UnrecoverableError(err.message);
+            throw err;
+          }
+        },
+        { connection: connect(), concurrency },
+      );
+      worker.on('failed', (job, err) =>
+        log?.warn({ jobId: job?.id, attempts: job?.attemptsMade, reason: err.message }, 'job attempt failed'),
+      );
+      worker.on('error', (err) => log?.error({ err }, 'worker error'));
+      await worker.waitUntilReady();
+      workers.add(worker);
+      return {
+        async close() {
+          workers.delete(worker);
+          await worker.close();
+        },
+      };
+    },
+    async counts() {
+      const c = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed');
+      return {
+        waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+        delayed: c.delayed ?? 0,
+        active: c.active ?? 0,
+        completed: c.completed ?? 0,
+        failed: c.failed ?? 0,
+      };
+    },
+    async ready() {
+      try {
+        return (await connection.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await Promise.all([...workers].map((w) => w.close()));
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}

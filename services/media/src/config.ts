@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { allOrNone, baseEnv, port } from '@forgeline/service-kit/config';
+
+const MB = 1024 * 1024;
+const megabytes = (fallback: number) => z.coerce.number().positive().default(fallback).transform((n) => Math.round(n * MB));
+const int = (fallback: number, min = 1, max = 1_000_000) => z.coerce.number().int().min(min).max(max).default(fallback);
+const optional = z.string().trim().optional().transform((v) => (v ? v : undefined));
+
+export const S3_VARS = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const;
+
+export const ConfigSchema = z
+  .object({
+    ...baseEnv,
+    PORT: port(4004),
+    /** api: uploads, status and serving; worker: image processing; all: both in one process (npm start). */
+    MEDIA_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+    CATALOG_URL: z.url().default('http://127.0.0.1:4001'),
+    REDIS_URL: optional.pipe(z.url().optional()),
+    S3_ENDPOINT: optional.pipe(z.url().optional()),
+    S3_ACCESS_KEY: optional,
+    S3_SECRET_KEY: optional,
+    S3_BUCKET: optional,
+    /** libvips threads per image (sharp.concurrency). One keeps workers from fighting over cores. */
+    MEDIA_IMAGE_THREADS: int(1, 1, 64),
+    /** SKU jobs one worker process runs at once. */
+    MEDIA_WORKER_CONCURRENCY: int(1, 1, 64),
+    MEDIA_MAX_FILE_MB: megabytes(25),
+    MEDIA_MAX_REQUEST_MB: megabytes(200),
+    MEDIA_MAX_ZIP_MB: megabytes(2048),
+    MEDIA_ZIP_MAX_ENTRIES: int(20_000),
+    MEDIA_ZIP_MAX_UNCOMPRESSED_MB: megabytes(8192),
+    MEDIA_ZIP_MAX_RATIO: int(100),
+    MEDIA_JOB_ATTEMPTS: int(5, 1, 100),
+    MEDIA_JOB_BACKOFF_MS: int(2_000, 1, 3_600_000),
+    /** How long the single-image upload waits for its processing before answering "queued". */
+    MEDIA_UPLOAD_WAIT_MS: int(20_000, 0, 600_000),
+  })
+  .superRefine((env, ctx) => {
+    const problem = allOrNone(env, [...S3_VARS]);
+    if (problem) ctx.addIssue({ code: 'custom', path: [S3_VARS.find((v) => !env[v]) ?? 'S3_ENDPOINT'], message: problem });
+  });
+
+export type Config = z.infer<typeof ConfigSchema>;

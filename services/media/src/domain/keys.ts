@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import {
+  PRODUCT_IMAGE_HASH_LENGTH,
+  PRODUCT_IMAGE_STORED_WIDTH,
+  PRODUCT_MEDIA_PREFIX,
+  productImagePath,
+  type ProductImageFormat,
+  type ProductImageWidth,
+} from '@forgeline/contracts/media';
+
+/**
+ * Object-store keys. Everything media stores sits under four prefixes:
+ *   originals/<sku>/<order>-<hash>-<name>.<ext>  uploaded files: the truth of a product's photos and their order
+ *   products/<hash>-<width>.<webp|jpg>     variants, served at /media/products/...
+ *   batches/<id>.json                      what one upload call queued (for the status call)
+ * A SKU is encoded so it is one safe path segment whatever it holds.
+ */
+
+export function encodeSku(sku: string): string {
+  return Array.from(Buffer.from(sku, 'utf8'))
+    .map((b) => (/[A-Za-z0-9_-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
+}
+
+export const originalsPrefix = (sku: string) => `originals/${encodeSku(sku)}/`;
+
+export const variantKey = (hash: string, width: ProductImageWidth, format: ProductImageFormat) =>
+  productImagePath(hash, width, format).slice('/media/'.length);
+
+/** The URL a product stores for a processed photo. */
+export const storedImageUrl = (hash: string) => productImagePath(hash, PRODUCT_IMAGE_STORED_WIDTH, 'webp');
+
+export const batchKey = (id: string) => `batches/${id}.json`;
+
+/** Key of a served URL path below /media/ (`products/<file>`), or null if it is not a variant name. */
+export function keyForMediaPath(rest: string): string | null {
+  return /^products\/[0-9a-f]{20}-\d{2,4}\.(webp|jpg)$/.test(rest) ? rest : null;
+}
+
+export function sha256Prefix(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex').slice(0, PRODUCT_IMAGE_HASH_LENGTH);
+}
+
+export { PRODUCT_MEDIA_PREFIX };
+
+const KEY_PATTERN = /^[A-Za-z0-9_%.-]+(\/[A-Za-z0-9_%.-]+)*$/;
+
+/** Every adapter checks keys with this: no `..`, no leading slash, no odd characters. */
+export function assertSafeKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.split('/').some((s) => s === '.' || s === '..') || key.length > 512) {
+    throw new Error(`Unsafe object key "${key}"`);
+  }
+}
+export function assertSafePrefix(prefix: string): void {
+  if (prefix === '') return;
+  assertSafeKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+}

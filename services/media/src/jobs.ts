@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * The job registry: every job the media queue carries, its payload schema and its result.
+ * A worker refuses to start unless it has a handler for each name here.
+ */
+export const jobRegistry = {
+  /**
+   * Make the variants of every original stored for one SKU (skipping those done already unless
+   * `forceReprocess`), then tell the catalog the product's images.
+   */
+  'process-sku': {
+    payload: z.object({
+      sku: z.string(),
+      productId: z.string(),
+      batchId: z.string(),
+      forceReprocess: z.boolean(),
+    }),
+  },
+} as const;
+
+export type JobName = keyof typeof jobRegistry;
+export const JOB_NAMES = Object.keys(jobRegistry) as JobName[];
+
+export interface ProcessSkuResult {
+  sku: string;
+  productId: string;
+  /** Originals turned into variants by this run. */
+  processed: number;
+  /** Originals whose variants were there already. */
+  unchanged: number;
+  /** Originals that did not decode as an image (each removed, so it is not retried forever). */
+  failed: { file: string; reason: string }[];
+  /** The product's images after this run. */
+  images: string[];
+  catalogUpdated: boolean;
+}
+
+export type JobPayloads = { [N in JobName]: z.infer<(typeof jobRegistry)[N]['payload']> };
+export type JobResults = { 'process-sku': ProcessSkuResult };
+
+export function parsePayload<N extends JobName>(name: N, payload: unknown): JobPayloads[N] {
+  const entry = jobRegistry[name];
+  if (!entry) throw new Error(`Unknown job name "${String(name)}"`);
+  return entry.payload.parse(payload) as JobPayloads[N];
+}
+
+/** Throws naming every registered job that has no handler (Immich's rule: refuse to start half-wired). */
+export function assertHandlers(handlers: Record<string, unknown>): void {
+  const missing = JOB_NAMES.filter((n) => typeof handlers[n] !== 'function');
+  if (missing.length) throw new Error(`No handler for job(s): ${missing.join(', ')}; the worker refuses to start`);
+}

@@ -1,0 +1,99 @@
+import type { Readable } from 'node:stream';
+import type { ProductImagesUpdate } from '@forgeline/contracts/products';
+import type { JobName, JobPayloads, JobResults } from './jobs.ts';
+
+export interface StoredObject {
+  size: number;
+  /** A strong validator for the stored bytes (quoted, as it goes into the ETag header). */
+  etag: string;
+  contentType: string;
+}
+
+/**
+ * Where originals, variants and job records live. Keys are slash-separated ASCII paths
+ * (`products/<hash>-480.webp`); an adapter refuses a key with `..`, a leading slash or odd characters.
+ */
+export interface ObjectStore {
+  put(key: string, body: Buffer | Readable, opts: { contentType: string; size?: number }): Promise<void>;
+  /** Upload a file from disk (streamed). */
+  putFile(key: string, filePath: string, opts: { contentType: string }): Promise<void>;
+  getBuffer(key: string): Promise<Buffer | null>;
+  getStream(key: string): Promise<(StoredObject & { body: Readable }) | null>;
+  stat(key: string): Promise<StoredObject | null>;
+  /** Every key under the prefix, in lexical order. */
+  list(prefix: string): Promise<string[]>;
+  delete(key: string): Promise<void>;
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed';
+
+export interface JobInfo<N extends JobName = JobName> {
+  id: string;
+  name: N;
+  payload: JobPayloads[N];
+  state: JobState;
+  /** 0-100, as last reported by the handler. */
+  progress: number;
+  /** Attempts started so far. */
+  attemptsMade: number;
+  result?: JobResults[N];
+  failedReason?: string;
+}
+
+export interface JobContext {
+  id: string;
+  /** 1 on the first try. */
+  attempt: number;
+  progress(percent: number): Promise<void>;
+}
+
+export type JobHandlers = { [N in JobName]: (payload: JobPayloads[N], ctx: JobContext) => Promise<JobResults[N]> };
+
+export interface WorkerHandle {
+  close(): Promise<void>;
+}
+
+/**
+ * Named jobs with typed payloads (see jobs.ts). Adding a job whose id exists already adds nothing
+ * and returns the existing id (idempotent enqueueing). A handler that throws is retried with
+ * exponential backoff up to `attempts`, then the job is `failed` with the error's message; a
+ * `PermanentJobError` fails it at once.
+ */
+export interface JobQueue {
+  add<N extends JobName>(name: N, payload: JobPayloads[N], opts: { jobId: string }): Promise<{ id: string; created: boolean }>;
+  get(id: string): Promise<JobInfo | null>;
+  getMany(ids: string[]): Promise<(JobInfo | null)[]>;
+  /** Start taking jobs. Refuses to start unless every job name has a handler. */
+  work(handlers: JobHandlers, opts: { concurrency: number }): Promise<WorkerHandle>;
+  counts(): Promise<Record<JobState, number>>;
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface QueueRetryOptions {
+  attempts: number;
+  /** First retry waits this long, then 2x, 4x, ... */
+  backoffMs: number;
+}
+
+/** A failure retrying cannot fix (the input is bad): the job fails at once. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError';
+}
+
+export interface CatalogProduct {
+  id: string;
+  sku: string;
+  name: string;
+  images: string[];
+  imageUrl: string;
+}
+
+/** What media needs from the catalog (its internal routes). */
+export interface Catalog {
+  productBySku(sku: string): Promise<CatalogProduct | null>;
+  productById(id: string): Promise<CatalogProduct | null>;
+  setImages(productId: string, update: ProductImagesUpdate): Promise<void>;
+}
