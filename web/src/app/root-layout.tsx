@@ -1,0 +1,38 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Spinner } from '../components/ui/spinner.tsx';
+import { FloatingActions } from '../features/layout/components/floating-actions.tsx';
+import { Footer } from '../features/layout/components/footer.tsx';
+import { Header } from '../features/layout/components/header.tsx';
+import { HeaderSearch } from '../features/search/components/header-search.tsx';
+
+/** Spec section 2: a live chat widget exists but stays inactive without credentials; it only warns. */
+function useInactiveLiveChat() {
+  useEffect(() => {
+    if (!import.meta.env.VITE_LIVE_CHAT_ID) console.warn('Live chat widget inactive: no credentials configured (VITE_LIVE_CHAT_ID).');
+  }, []);
+}
+
+/** Header, the routed screen, footer and the floating buttons. */
+export function RootLayout() {
+  useInactiveLiveChat();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-safety px-4 py-2 font-semibold text-ink focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      >
+        Skip to content
+      </a>
+      <Header renderSearch={(variant) => <HeaderSearch variant={variant} />} />
+      <main id="main" className="flex-1">
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <FloatingActions />
+      <ScrollRestoration />
+    </div>
+  );
+}

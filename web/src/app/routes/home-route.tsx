@@ -1,0 +1,31 @@
+import { useSearchParams } from 'react-router-dom';
+import { AboutSection } from '../../features/home/components/about-section.tsx';
+import { FeaturesSection } from '../../features/home/components/features-section.tsx';
+import { HeroSection } from '../../features/home/components/hero-section.tsx';
+import { StatsBand } from '../../features/home/components/stats-band.tsx';
+import { WhyChooseUs } from '../../features/home/components/why-choose-us.tsx';
+import { SearchResults } from '../../features/search/components/search-results.tsx';
+import { TestimonialsSection } from '../../features/testimonials/components/testimonials-section.tsx';
+import { site } from '../../config/site.ts';
+import { useDocumentTitle } from '../../lib/document-title.ts';
+
+/** Home (spec section 2): the sections in order, or the full search results when ?search= is given. */
+export default function HomeRoute() {
+  const [params] = useSearchParams();
+  const search = params.get('search')?.trim();
+  useDocumentTitle(search ? null : site.tagline);
+  if (search) return <SearchResults search={search} />;
+  return (
+    <>
+      <h1 className="sr-only">
+        {site.name}: {site.tagline}
+      </h1>
+      <HeroSection />
+      <FeaturesSection />
+      <StatsBand />
+      <TestimonialsSection />
+      <WhyChooseUs />
+      <AboutSection />
+    </>
+  );
+}

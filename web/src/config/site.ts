@@ -1,0 +1,4 @@
+import { overrideSiteConfig } from '@forgeline/site-config/site';
+
+/** The site configuration with contact values optionally replaced by VITE_SITE_* build variables. */
+export const site = overrideSiteConfig(import.meta.env);

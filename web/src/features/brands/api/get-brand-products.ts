@@ -1,0 +1,24 @@
+import type { BrandProductsResponse } from '@forgeline/contracts/products';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch, withQuery } from '../../../lib/api-client.ts';
+import { BRAND_PAGE_SIZE } from '../../../config/constants.ts';
+
+/** GET /api/brands/{brand}/products?page=&limit=75 */
+export async function getBrandProducts(q: { brand: string; page: number }): Promise<BrandProductsResponse> {
+  try {
+    return await apiFetch<BrandProductsResponse>(
+      withQuery(`/api/brands/${encodeURIComponent(q.brand)}/products`, { page: q.page, limit: BRAND_PAGE_SIZE }),
+    );
+  } catch {
+    throw new Error('Failed to fetch products');
+  }
+}
+
+export const brandProductsQuery = (q: { brand: string; page: number }) =>
+  queryOptions({
+    queryKey: ['products', 'brand', q],
+    queryFn: () => getBrandProducts(q),
+    placeholderData: keepPreviousData,
+  });
+
+export const useBrandProducts = (q: { brand: string; page: number }) => useQuery(brandProductsQuery(q));

@@ -1,0 +1,157 @@
+import type { ProductSummary } from '@forgeline/contracts/products';
+import { productPath, titleFromSlug } from '@forgeline/contracts/slug';
+import { productDetailsText, productQuoteText, WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
+import { Home, Info, MessageCircle, PackageSearch, Search, TriangleAlert } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { ProductImage } from '../../../components/product/product-image.tsx';
+import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
+import { ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { StateMessage } from '../../../components/ui/state-message.tsx';
+import { site } from '../../../config/site.ts';
+import { displayBrand } from '../../../lib/brand.ts';
+import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { primaryImage } from '../../../lib/product-image.ts';
+import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useBrandProducts } from '../api/get-brand-products.ts';
+
+const fmt = new Intl.NumberFormat('en-US');
+
+function BrandProductCard({ product, priority }: { product: ProductSummary; priority: boolean }) {
+  return (
+    <article className="flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
+      <Link to={productPath(product)} className="group block">
+        <div className="aspect-square bg-zinc-100">
+          <ProductImage
+            src={primaryImage(product)}
+            alt={product.name}
+            width={480}
+            height={480}
+            sizes="(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw"
+            priority={priority}
+            className="size-full object-contain p-3"
+          />
+        </div>
+        <h2 className="line-clamp-2 px-4 pt-3 text-sm font-bold uppercase leading-snug text-ink group-hover:underline">{product.name}</h2>
+      </Link>
+      <div className="flex flex-1 flex-col px-4 pb-4">
+        <p className="mt-1 text-xs text-steel">
+          SKU: <span className="font-mono text-ink">{product.sku}</span>
+        </p>
+        <p className="text-xs text-steel">{product.category}</p>
+        <div className="mt-auto grid grid-cols-2 gap-2 pt-4">
+          <ExternalButtonLink href={whatsappLink(productQuoteText(product), site.whatsappNumber)} variant="primary" size="sm" aria-label={`Quote: ${product.name}`}>
+            <MessageCircle className="size-4" aria-hidden="true" /> Quote
+          </ExternalButtonLink>
+          <ExternalButtonLink href={whatsappLink(productDetailsText(product), site.whatsappNumber)} variant="outline" size="sm" aria-label={`Details: ${product.name}`}>
+            <Info className="size-4" aria-hidden="true" /> Details
+          </ExternalButtonLink>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** /brands-available/:brand?page=n (spec section 2, brand page). */
+export default function BrandPage() {
+  const { brand = '' } = useParams();
+  const [page, setPage] = usePageParam();
+  const [filter, setFilter] = useState('');
+  const q = useBrandProducts({ brand, page });
+
+  const brandName = displayBrand(q.data?.brand.name ?? titleFromSlug(brand));
+  const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
+  const totalPages = q.data?.pagination.totalPages ?? 1;
+  useDocumentTitle(q.isError ? 'Brand Not Found' : `${brandName} Parts${page > 1 ? ` - Page ${page}` : ''}`);
+
+  const products = q.data?.products ?? [];
+  const visible = useMemo(() => {
+    const f = filter.trim().toLowerCase();
+    if (!f) return products;
+    return products.filter((p) => [p.name, p.sku, p.category].some((v) => v.toLowerCase().includes(f)));
+  }, [products, filter]);
+
+  if (q.isError) {
+    return (
+      <StateMessage
+        headingLevel={1}
+        icon={TriangleAlert}
+        tone="error"
+        title="Brand Not Found"
+        actions={
+          <ButtonLink to="/" variant="dark">
+            <Home className="size-4" aria-hidden="true" /> Back to Home
+          </ButtonLink>
+        }
+      >
+        We couldn't find parts for this brand.
+      </StateMessage>
+    );
+  }
+
+  return (
+    <>
+      <section className="bg-ink text-white">
+        <div className="container-page py-10 sm:py-14">
+          <Breadcrumb items={[{ label: 'Home', to: '/' }, { label: 'Brands', to: '/categories' }, { label: brandName }]} />
+          <h1 className="mt-4 font-display text-4xl font-extrabold uppercase leading-none sm:text-6xl">{brandName} Parts</h1>
+          <p className="mt-4 text-zinc-300" aria-live="polite">
+            {q.isSuccess ? (
+              <>
+                Showing {filter ? visible.length : products.length} of <span className="font-semibold text-white">{fmt.format(total)}</span> products
+                {totalPages > 1 ? ` · Page ${page} of ${totalPages}` : ''}
+              </>
+            ) : (
+              'Loading products...'
+            )}
+          </p>
+          <div className="relative mt-6 max-w-xl">
+            <label htmlFor="brand-page-filter" className="sr-only">
+              Filter this page by name, SKU or category
+            </label>
+            <Search className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
+            <input
+              id="brand-page-filter"
+              type="search"
+              placeholder="Filter by name, SKU or category..."
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              className="h-12 w-full rounded-md bg-white pl-11 pr-4 text-ink placeholder:text-zinc-500"
+            />
+          </div>
+        </div>
+      </section>
+      <div className="container-page py-8">
+        {q.isPending ? (
+          <Spinner label="Loading products..." />
+        ) : visible.length === 0 ? (
+          <StateMessage icon={PackageSearch} title="No Products Found">
+            {filter ? `Nothing on this page matches “${filter}”.` : 'No products for this brand yet.'}
+          </StateMessage>
+        ) : (
+          <ul className={`grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5 ${q.isPlaceholderData ? 'opacity-60' : ''}`}>
+            {visible.map((p, i) => (
+              <li key={p.id}>
+                <BrandProductCard product={p} priority={i < 4} />
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="mt-10">
+          <Pagination page={page} totalPages={totalPages} onChange={setPage} label={`${brandName} pagination`} />
+        </div>
+        <aside className="mt-14 rounded-lg border-2 border-ink bg-white p-8">
+          <h2 className="font-display text-2xl font-bold uppercase text-ink">Need help finding a {brandName} part?</h2>
+          <p className="mt-2 text-steel">
+            Send us the part number, serial number or a photo and our specialists will confirm fitment and price, usually within hours.
+          </p>
+          <ExternalButtonLink href={whatsappLink(WHATSAPP_GREETING, site.whatsappNumber)} variant="whatsapp" className="mt-5">
+            <MessageCircle className="size-4" aria-hidden="true" /> Chat on WhatsApp
+          </ExternalButtonLink>
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+import type { ProductSummary } from '@forgeline/contracts/products';
+import { productPath } from '@forgeline/contracts/slug';
+import { Images, Layers, PackageSearch, Search, Tags, TriangleAlert, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { ProductImage } from '../../../components/product/product-image.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { PageInputPagination } from '../../../components/ui/pagination.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { StateMessage } from '../../../components/ui/state-message.tsx';
+import { GALLERY_SEARCH_DEBOUNCE_MS } from '../../../config/constants.ts';
+import { displayBrand } from '../../../lib/brand.ts';
+import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { primaryImage } from '../../../lib/product-image.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useCatalogProducts } from '../api/get-catalog-products.ts';
+
+const fmt = new Intl.NumberFormat('en-US');
+
+function GalleryCard({ product, priority }: { product: ProductSummary; priority: boolean }) {
+  const extra = Math.max(0, (product.images?.length ?? 0) - 1);
+  return (
+    <Link
+      to={productPath(product)}
+      className="group flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white transition hover:border-ink hover:shadow-md"
+    >
+      <div className="relative aspect-square bg-zinc-100">
+        <ProductImage
+          src={primaryImage(product)}
+          alt={product.name}
+          width={480}
+          height={480}
+          sizes="(min-width: 1280px) 240px, (min-width: 640px) 25vw, 50vw"
+          priority={priority}
+          className="size-full object-contain p-3"
+        />
+        {extra > 0 ? (
+          <span className="absolute right-2 top-2 inline-flex items-center gap-1 rounded bg-ink/85 px-2 py-0.5 text-xs font-semibold text-white">
+            <Images className="size-3.5" aria-hidden="true" />+{extra}
+            <span className="sr-only"> more images</span>
+          </span>
+        ) : null}
+      </div>
+      <div className="flex flex-1 flex-col gap-1 p-3">
+        <p className="font-mono text-sm font-bold text-ink">{product.partNumber || product.sku}</p>
+        <h2 className="line-clamp-2 text-sm leading-snug text-steel group-hover:text-ink">{product.name}</h2>
+        <p className="text-xs font-semibold text-ink">
+          {displayBrand(product.brandName)} <span className="font-normal text-steel">· {product.category}</span>
+        </p>
+        {product.tags.length ? (
+          <ul className="mt-auto flex flex-wrap gap-1 pt-2" aria-label="Tags">
+            {product.tags.slice(0, 3).map((t) => (
+              <li key={t} className="rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] text-steel">
+                {t}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </Link>
+  );
+}
+
+/** /catalog: the image gallery, 48 per page, search debounced 500 ms and resetting to page 1. */
+export default function GalleryPage() {
+  useDocumentTitle('Industrial Parts Image Gallery');
+  const [params, setParams] = useSearchParams();
+  const [page, setPage] = usePageParam();
+  const [text, setText] = useState(params.get('search') ?? '');
+  const search = useDebouncedValue(text.trim(), GALLERY_SEARCH_DEBOUNCE_MS);
+  const lastSearch = useRef(search);
+
+  // A new search term goes back to page 1 and is kept in the address.
+  useEffect(() => {
+    if (lastSearch.current === search) return;
+    lastSearch.current = search;
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (search) p.set('search', search);
+        else p.delete('search');
+        p.set('page', '1');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [search, setParams]);
+
+  const q = useCatalogProducts({ page, search });
+  const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
+  const totalPages = Math.max(1, q.data?.pagination.totalPages ?? Math.ceil(total / 48));
+  const products = q.data?.products ?? [];
+  const clear = () => setText('');
+
+  return (
+    <>
+      <section className="bg-ink text-white">
+        <div className="container-page grid gap-8 py-12 sm:py-16 lg:grid-cols-[1.6fr_1fr] lg:items-end">
+          <div>
+            <p className="text-sm font-extrabold uppercase tracking-[0.2em] text-safety">Catalogue</p>
+            <h1 className="mt-3 font-display text-4xl font-extrabold uppercase leading-none sm:text-6xl">Industrial Parts Image Gallery</h1>
+            <div className="relative mt-8 max-w-xl">
+              <label htmlFor="gallery-search" className="sr-only">
+                Search the gallery
+              </label>
+              <Search className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
+              <input
+                id="gallery-search"
+                type="text"
+                placeholder="Search by name, part number, brand..."
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                className="h-12 w-full rounded-md bg-white pl-11 pr-11 text-ink placeholder:text-zinc-500"
+              />
+              {text ? (
+                <button type="button" onClick={clear} aria-label="Clear search" className="absolute right-2 top-1/2 grid size-8 -translate-y-1/2 place-items-center rounded text-zinc-600 hover:bg-zinc-100">
+                  <X className="size-4" aria-hidden="true" />
+                </button>
+              ) : null}
+            </div>
+          </div>
+          <dl className="grid grid-cols-3 gap-3">
+            {[
+              { icon: Tags, value: '150+', label: 'Brands' },
+              { icon: Layers, value: '50+', label: 'Categories' },
+              { icon: Images, value: q.isSuccess ? fmt.format(total) : '—', label: 'Products' },
+            ].map((s) => (
+              <div key={s.label} className="flex flex-col-reverse rounded-md border border-ink-line bg-ink-soft p-3 text-center">
+                <dt className="text-xs font-bold uppercase tracking-wider text-zinc-300">{s.label}</dt>
+                <dd className="font-display text-2xl font-extrabold text-safety sm:text-3xl">{s.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </section>
+
+      <div className="container-page py-8">
+        {q.isPending ? (
+          <Spinner label="Loading products..." />
+        ) : q.isError ? (
+          <StateMessage icon={TriangleAlert} tone="error" title="Failed to fetch products" actions={<Button onClick={() => void q.refetch()}>Retry</Button>}>
+            Please try again in a moment.
+          </StateMessage>
+        ) : products.length === 0 ? (
+          <StateMessage
+            icon={PackageSearch}
+            title="No Products Found"
+            actions={
+              search ? (
+                <Button variant="dark" onClick={clear}>
+                  Clear Search
+                </Button>
+              ) : undefined
+            }
+          >
+            {search ? `Nothing matches “${search}”.` : 'The gallery is empty for now.'}
+          </StateMessage>
+        ) : (
+          <>
+            <div className="mb-6 flex flex-col items-center justify-between gap-4 lg:flex-row">
+              <p className="text-sm text-steel" aria-live="polite">
+                <span className="font-semibold text-ink">{fmt.format(total)}</span> products{search ? ` for “${search}”` : ''} · Page {page} of{' '}
+                {totalPages}
+              </p>
+              <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
+            </div>
+            <ul className={`grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-6 ${q.isPlaceholderData ? 'opacity-60' : ''}`}>
+              {products.map((p, i) => (
+                <li key={p.id}>
+                  <GalleryCard product={p} priority={i < 4} />
+                </li>
+              ))}
+            </ul>
+            <div className="mt-10">
+              <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
+            </div>
+          </>
+        )}
+      </div>
+    </>
+  );
+}

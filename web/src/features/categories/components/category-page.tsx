@@ -1,0 +1,100 @@
+import { titleFromSlug } from '@forgeline/contracts/slug';
+import { categoryQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
+import { Home, MessageCircle, PackageSearch, TriangleAlert } from 'lucide-react';
+import { useParams } from 'react-router-dom';
+import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
+import { ProductGrid } from '../../../components/product/product-card.tsx';
+import { ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { StateMessage } from '../../../components/ui/state-message.tsx';
+import { site } from '../../../config/site.ts';
+import { displayBrand } from '../../../lib/brand.ts';
+import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useCategoryProducts } from '../api/get-category-products.ts';
+
+const fmt = new Intl.NumberFormat('en-US');
+
+/** /category/:name and /category/:name/:brand — 75 per page, pagination top and bottom (spec section 2). */
+export default function CategoryPage() {
+  const { name = '', brand } = useParams();
+  const [page, setPage] = usePageParam();
+  const q = useCategoryProducts({ category: name, brand, page });
+
+  const categoryTitle = titleFromSlug(name);
+  const brandTitle = brand ? displayBrand(titleFromSlug(brand)) : undefined;
+  const title = brandTitle ? `${brandTitle} ${categoryTitle}` : categoryTitle;
+  const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
+  const totalPages = q.data?.pagination.totalPages ?? 1;
+  useDocumentTitle(q.isError ? 'Category Not Found' : `${title} Parts - Page ${page} of ${totalPages} (${fmt.format(total)} products)`);
+
+  if (q.isError) {
+    return (
+      <StateMessage
+        headingLevel={1}
+        icon={TriangleAlert}
+        tone="error"
+        title="Category Not Found"
+        actions={
+          <ButtonLink to="/" variant="dark">
+            <Home className="size-4" aria-hidden="true" /> Back to Home
+          </ButtonLink>
+        }
+      >
+        We couldn't load this category. It may have moved or no longer exist.
+      </StateMessage>
+    );
+  }
+
+  const products = q.data?.products ?? [];
+  const pager = <Pagination page={page} totalPages={totalPages} onChange={setPage} label={`${title} pagination`} />;
+
+  return (
+    <>
+      <section className="bg-ink text-white">
+        <div className="container-page py-10 sm:py-14">
+          <Breadcrumb
+            items={[
+              { label: 'Home', to: '/' },
+              { label: 'Categories', to: '/categories' },
+              ...(brandTitle ? [{ label: categoryTitle, to: `/category/${name}` }] : []),
+              { label: brandTitle ?? categoryTitle },
+            ]}
+          />
+          <h1 className="mt-4 font-display text-4xl font-extrabold uppercase leading-none sm:text-6xl">{title}</h1>
+          <div className="mt-5 flex flex-col gap-5 sm:flex-row sm:items-center sm:justify-between">
+            <p className="text-zinc-300" aria-live="polite">
+              {q.isSuccess ? (
+                <>
+                  <span className="font-semibold text-white">{fmt.format(total)}</span> products · Page {page} of {totalPages} · Showing{' '}
+                  {products.length}
+                </>
+              ) : (
+                'Loading products...'
+              )}
+            </p>
+            <ExternalButtonLink href={whatsappLink(categoryQuoteText(title), site.whatsappNumber)} variant="whatsapp">
+              <MessageCircle className="size-4" aria-hidden="true" /> Request Quote
+            </ExternalButtonLink>
+          </div>
+        </div>
+      </section>
+      <div className="container-page py-8">
+        {q.isPending ? (
+          <Spinner label="Loading products..." />
+        ) : products.length === 0 ? (
+          <StateMessage icon={PackageSearch} title="No Products Found" actions={<ButtonLink to="/categories">Browse all brands</ButtonLink>}>
+            There are no products in this category yet.
+          </StateMessage>
+        ) : (
+          <div className={q.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
+            <div className="mb-6">{pager}</div>
+            <ProductGrid products={products} priorityCount={4} />
+            <div className="mt-10">{pager}</div>
+          </div>
+        )}
+      </div>
+    </>
+  );
+}

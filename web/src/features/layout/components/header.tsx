@@ -1,0 +1,126 @@
+import { Clock, Mail, Menu, MessageCircle, Phone, X } from 'lucide-react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { NavLink, useLocation } from 'react-router-dom';
+import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
+import { site } from '../../../config/site.ts';
+import { cn } from '../../../lib/cn.ts';
+import { BrandMark } from './brand-mark.tsx';
+
+const NAV = [
+  { to: '/', desktop: 'HOME', mobile: 'HOME', end: true },
+  { to: '/categories', desktop: 'PARTS', mobile: 'CATEGORIES', end: false },
+  { to: '/catalog', desktop: 'CATALOG', mobile: 'CATALOG', end: false },
+  { to: '/about', desktop: 'ABOUT', mobile: 'ABOUT', end: false },
+  { to: '/contact', desktop: 'CONTACT', mobile: 'CONTACT', end: false },
+] as const;
+
+/** Site header: contact strip, logo, search, Chat Now, desktop nav and the phone menu (spec section 2). */
+export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | 'mobile') => ReactNode }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  const chat = whatsappLink(WHATSAPP_GREETING, site.whatsappNumber);
+
+  // The phone menu closes whenever the route changes.
+  useEffect(() => setMenuOpen(false), [location.pathname, location.search]);
+
+  return (
+    <header className="sticky top-0 z-40 bg-ink text-white shadow-lg">
+      <div className="hidden border-b border-ink-line text-xs text-zinc-300 md:block">
+        <div className="container-page flex h-9 items-center justify-between gap-6">
+          <div className="flex items-center gap-5">
+            <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`} className="inline-flex items-center gap-1.5 hover:text-safety">
+              <Phone className="size-3.5" aria-hidden="true" /> {site.phone}
+            </a>
+            <a href={`mailto:${site.email}`} className="inline-flex items-center gap-1.5 hover:text-safety">
+              <Mail className="size-3.5" aria-hidden="true" /> {site.email}
+            </a>
+          </div>
+          <span className="inline-flex items-center gap-1.5">
+            <Clock className="size-3.5" aria-hidden="true" /> {site.businessHours}
+          </span>
+        </div>
+      </div>
+
+      <div className="container-page flex h-16 items-center gap-4 lg:h-20 lg:gap-8">
+        <BrandMark />
+        <div className="hidden flex-1 md:block">{renderSearch('desktop')}</div>
+        <div className="ml-auto flex items-center gap-2 md:ml-0">
+          <a
+            href={chat}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex h-10 items-center gap-2 rounded-md bg-safety px-3 text-sm font-bold text-ink hover:bg-safety-hover sm:px-4"
+          >
+            <MessageCircle className="size-4" aria-hidden="true" />
+            Chat Now
+          </a>
+          <button
+            type="button"
+            className="grid size-10 place-items-center rounded-md border border-ink-line text-white hover:bg-ink-soft md:hidden"
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? <X className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
+          </button>
+        </div>
+      </div>
+
+      <div className="container-page pb-3 md:hidden">{renderSearch('mobile')}</div>
+
+      <nav aria-label="Main" className="hidden border-t border-ink-line bg-ink-soft md:block">
+        <ul className="container-page flex h-12 items-center gap-1">
+          {NAV.map((item) => (
+            <li key={item.to}>
+              <NavLink
+                to={item.to}
+                end={item.end}
+                className={({ isActive }) =>
+                  cn(
+                    'relative inline-flex h-12 items-center px-4 text-sm font-bold tracking-wider transition-colors hover:text-safety',
+                    isActive ? 'text-safety after:absolute after:inset-x-4 after:bottom-0 after:h-0.5 after:bg-safety' : 'text-zinc-200',
+                  )
+                }
+              >
+                {item.desktop}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      {menuOpen ? (
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-ink-line bg-ink-soft md:hidden">
+          <ul className="container-page flex flex-col py-2">
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.end}
+                  onClick={() => setMenuOpen(false)}
+                  className={({ isActive }) =>
+                    cn(
+                      'flex h-12 items-center border-b border-ink-line px-1 text-base font-bold tracking-wider last:border-b-0',
+                      isActive ? 'text-safety' : 'text-white',
+                    )
+                  }
+                >
+                  {item.mobile}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="container-page flex flex-col gap-2 pb-4 text-sm text-zinc-300">
+            <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`} className="inline-flex items-center gap-2">
+              <Phone className="size-4" aria-hidden="true" /> {site.phone}
+            </a>
+            <span className="inline-flex items-center gap-2">
+              <Clock className="size-4" aria-hidden="true" /> {site.businessHours}
+            </span>
+          </div>
+        </nav>
+      ) : null}
+    </header>
+  );
+}

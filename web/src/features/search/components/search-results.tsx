@@ -1,0 +1,57 @@
+import { SearchX, TriangleAlert } from 'lucide-react';
+import { ProductGrid } from '../../../components/product/product-card.tsx';
+import { ButtonLink } from '../../../components/ui/button.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { StateMessage } from '../../../components/ui/state-message.tsx';
+import { SEARCH_RESULTS_PAGE_SIZE } from '../../../config/constants.ts';
+import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useSearchProducts } from '../api/search-products.ts';
+
+/** Home with ?search=: every hit, 48 per page, page kept in the address. */
+export function SearchResults({ search }: { search: string }) {
+  const [page, setPage] = usePageParam();
+  const q = useSearchProducts(search, SEARCH_RESULTS_PAGE_SIZE, (page - 1) * SEARCH_RESULTS_PAGE_SIZE);
+  const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
+  const totalPages = q.data?.pagination.totalPages ?? 1;
+  useDocumentTitle(`Search: ${search}${page > 1 ? ` - Page ${page}` : ''}`);
+
+  return (
+    <section className="container-page py-10" aria-labelledby="search-results-heading">
+      <p className="text-sm font-extrabold uppercase tracking-[0.2em] text-safety-deep">Search results</p>
+      <h1 id="search-results-heading" className="mt-2 font-display text-3xl font-extrabold uppercase text-ink sm:text-5xl">
+        Results for “{search}”
+      </h1>
+      {q.isSuccess ? (
+        <p className="mt-2 text-steel" aria-live="polite">
+          {total} result{total === 1 ? '' : 's'} found{totalPages > 1 ? ` · Page ${page} of ${totalPages}` : ''}
+        </p>
+      ) : null}
+      <div className="mt-8">
+        {search.trim().length < 2 ? (
+          <StateMessage icon={SearchX} title="Search needs 2 characters">
+            Type at least two characters to search the catalogue.
+          </StateMessage>
+        ) : q.isPending ? (
+          <Spinner label="Searching..." />
+        ) : q.isError ? (
+          <StateMessage icon={TriangleAlert} tone="error" title="Search failed" actions={<ButtonLink to="/catalog">Browse the catalog</ButtonLink>}>
+            Please try again in a moment.
+          </StateMessage>
+        ) : q.data.products.length === 0 ? (
+          <StateMessage icon={SearchX} title="No Products Found" actions={<ButtonLink to="/catalog">Browse the catalog</ButtonLink>}>
+            No products found for “{search}”. Try different keywords or browse the catalog.
+          </StateMessage>
+        ) : (
+          <>
+            <ProductGrid products={q.data.products} priorityCount={4} />
+            <div className="mt-10">
+              <Pagination page={page} totalPages={totalPages} onChange={setPage} label="Search results pagination" />
+            </div>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
