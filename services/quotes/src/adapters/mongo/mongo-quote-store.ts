@@ -54,7 +54,9 @@ export class MongoQuoteStore implements QuoteStore {
   private readonly contacts: Model<ContactDoc>;
   private readonly outbox: Model<OutboxDoc>;
   private readonly captchas: Model<CaptchaDoc>;
+  private readonly claims: Model<CaptchaDoc & { leaseUntil: Date }>;
   private pruneAt = 0;
+  private pruneClaimsAt = 0;
 
   private constructor(private readonly conn: Connection) {
     const opts = { versionKey: false, autoIndex: true } as const;
@@ -117,12 +119,16 @@ export class MongoQuoteStore implements QuoteStore {
       'CaptchaUsed',
       new mongoose.Schema<CaptchaDoc>({ _id: str, expiresAt: { type: Date, required: true, index: true } }, { ...opts, collection: 'captcha_used' }),
     );
+    this.claims = conn.model<CaptchaDoc & { leaseUntil: Date }>(
+      'OutboxClaim',
+      new mongoose.Schema({ _id: str, leaseUntil: { type: Date, required: true, index: true } }, { ...opts, collection: 'outbox_claims' }),
+    );
   }
 
   static async connect(url: string): Promise<MongoQuoteStore> {
     const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 10_000 }).asPromise();
     const store = new MongoQuoteStore(conn);
-    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init()]);
+    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.claims.init()]);
     return store;
   }
 
@@ -211,21 +217,45 @@ export class MongoQuoteStore implements QuoteStore {
     }
   }
 
+  /**
+   * Claiming is a unique insert of `<mail id>#<attempt>` into outbox_claims, not a findOneAndUpdate: FerretDB does
+   * not make findAndModify atomic between clients (the contract test caught two claimers sending the same mail), and
+   * a unique _id is atomic everywhere. The winner then leases the mail and counts the attempt.
+   */
   async claimDueMails(now: Date, limit: number, leaseMs: number): Promise<OutboxEntry[]> {
     await this.recoverUnqueued();
+    await this.pruneClaims(now);
+    const candidates = await this.outbox
+      .find({ status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } })
+      .sort({ nextAttemptAt: 1, _id: 1 })
+      .limit(limit * 4) // more than asked: simultaneous claimers skip each other's and take the next ones
+      .lean();
+    const leaseUntil = new Date(now.getTime() + leaseMs);
     const claimed: OutboxEntry[] = [];
-    while (claimed.length < limit) {
-      const d = await this.outbox
-        .findOneAndUpdate(
-          { status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
-          { $set: { leaseUntil: new Date(now.getTime() + leaseMs) }, $inc: { attempts: 1 } },
-          { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: 'after' },
-        )
-        .lean();
-      if (!d) break;
-      claimed.push(toEntry(d));
+    for (const d of candidates) {
+      if (claimed.length >= limit) break;
+      const attempt = d.attempts + 1;
+      const claimId = `${d._id}#${attempt}`;
+      try {
+        await this.claims.create({ _id: claimId, leaseUntil });
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+        // Someone holds this attempt. If its lease is over, the holder died between claiming and leasing:
+        // step the attempt count past it so the next pass can claim the mail again.
+        const held = await this.claims.findById(claimId).lean();
+        if (held && held.leaseUntil <= now) await this.outbox.updateOne({ _id: d._id, attempts: d.attempts }, { $set: { attempts: attempt } });
+        continue;
+      }
+      await this.outbox.updateOne({ _id: d._id }, { $set: { leaseUntil, attempts: attempt } });
+      claimed.push(toEntry({ ...d, attempts: attempt, leaseUntil }));
     }
     return claimed;
+  }
+
+  private async pruneClaims(now: Date) {
+    if (now.getTime() < this.pruneClaimsAt) return;
+    this.pruneClaimsAt = now.getTime() + 60_000;
+    await this.claims.deleteMany({ leaseUntil: { $lt: new Date(now.getTime() - 24 * 3_600_000) } });
   }
 
   async markSent(id: string, at: Date): Promise<void> {
