@@ -1,0 +1,19 @@
+import type { AdminProductRow } from '@forgeline/contracts/products';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { withQuery } from '../../../lib/api-client.ts';
+import { ADMIN_QUERY_KEY, useAdminSession, type AdminFetch } from '../hooks/use-admin-session.tsx';
+
+/** GET /api/admin/products?search= (bearer token). */
+export const getAdminProducts = (adminFetch: AdminFetch, search: string) =>
+  adminFetch<AdminProductRow[]>(withQuery('/api/admin/products', { search: search.trim() || undefined }));
+
+export const adminProductsQuery = (adminFetch: AdminFetch, token: string, search: string) =>
+  queryOptions({
+    queryKey: [ADMIN_QUERY_KEY, 'products', token, search.trim()],
+    queryFn: () => getAdminProducts(adminFetch, search),
+  });
+
+export function useAdminProducts(search: string) {
+  const { adminFetch, session } = useAdminSession();
+  return useQuery({ ...adminProductsQuery(adminFetch, session?.token ?? '', search), enabled: session !== null });
+}
