@@ -1,0 +1,424 @@
+import mongoose, { Schema, type Connection, type Model } from 'mongoose';
+import type { Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
+import {
+  brandSlugOf,
+  categorySlugOf,
+  codeKey,
+  codeKeyUpperBound,
+  subcategoryId,
+  summarizeSubcategories,
+  toSubcategory,
+  type CatalogTotals,
+} from '../../domain/products.ts';
+import type { NamedSlug, Page, ProductRepository } from '../../ports.ts';
+
+/*
+ * MongoDB (or FerretDB) through mongoose. Products carry `categorySlug` and `brandSlug` so brand and
+ * category lookups ignore case and accents without collations, and every list has an index ending in
+ * (name, id) for its sort. `subcategoryCounts` holds one document per (category, brand) pair, adjusted
+ * by each write, so no request ever groups over the products collection; the totals read from it are
+ * cached here, dropped on every write through this repository and refreshed after TOTALS_TTL_MS to
+ * pick up writes by another process (the seed CLI).
+ *
+ * `specifications` is stored as [{ name, value }] pairs: spec names such as "Max. Pressure" hold dots,
+ * which are awkward as MongoDB field names.
+ */
+const TOTALS_TTL_MS = 5_000;
+
+interface ProductDoc {
+  id: string;
+  sku: string;
+  name: string;
+  category: string;
+  categorySlug: string;
+  brandName: string;
+  brandSlug: string;
+  brand: string;
+  make: string;
+  partNumber: string;
+  skuKey: string;
+  partKey: string;
+  slug: string;
+  description: string;
+  imageUrl: string;
+  images: string[];
+  tags: string[];
+  inStock: boolean;
+  price: number;
+  availability: string;
+  specifications: { name: string; value: string }[];
+  weight: string;
+  dimensions: string;
+  createdAt: string;
+}
+
+interface CountDoc {
+  _id: string;
+  categorySlug: string;
+  brandSlug: string;
+  category: string;
+  brand: string;
+  productCount: number;
+}
+
+const productSchema = new Schema<ProductDoc>(
+  {
+    id: { type: String, required: true },
+    sku: { type: String, required: true },
+    name: { type: String, required: true },
+    category: { type: String, required: true },
+    categorySlug: { type: String, required: true },
+    brandName: { type: String, required: true },
+    brandSlug: { type: String, required: true },
+    brand: String,
+    make: String,
+    partNumber: String,
+    skuKey: String,
+    partKey: String,
+    slug: String,
+    description: String,
+    imageUrl: String,
+    images: [String],
+    tags: [String],
+    inStock: Boolean,
+    price: Number,
+    availability: String,
+    specifications: [{ _id: false, name: String, value: String }],
+    weight: String,
+    dimensions: String,
+    createdAt: String,
+  },
+  { versionKey: false, autoIndex: false, strict: true },
+);
+productSchema.index({ id: 1 }, { unique: true });
+productSchema.index({ sku: 1 }, { unique: true });
+productSchema.index({ categorySlug: 1, name: 1, id: 1 });
+productSchema.index({ categorySlug: 1, brandSlug: 1, name: 1, id: 1 });
+productSchema.index({ brandSlug: 1, name: 1, id: 1 });
+productSchema.index({ name: 1, id: 1 });
+productSchema.index({ skuKey: 1 });
+productSchema.index({ partKey: 1 });
+
+const countSchema = new Schema<CountDoc>(
+  {
+    _id: String,
+    categorySlug: String,
+    brandSlug: String,
+    category: String,
+    brand: String,
+    productCount: Number,
+  },
+  { versionKey: false, autoIndex: false },
+);
+
+const testimonialSchema = new Schema<Testimonial>(
+  {
+    id: { type: String, required: true },
+    customerName: String,
+    customerLocation: String,
+    customerPhoto: { type: String, default: null },
+    rating: Number,
+    review: String,
+    featured: Boolean,
+    createdAt: String,
+  },
+  { versionKey: false, autoIndex: false },
+);
+testimonialSchema.index({ id: 1 }, { unique: true });
+testimonialSchema.index({ featured: 1, createdAt: -1 });
+
+const SUMMARY_PROJECTION = {
+  _id: 0,
+  id: 1,
+  name: 1,
+  sku: 1,
+  category: 1,
+  tags: 1,
+  imageUrl: 1,
+  images: 1,
+  inStock: 1,
+  availability: 1,
+  brandName: 1,
+  brand: 1,
+  partNumber: 1,
+  slug: 1,
+} as const;
+const SORT = { name: 1, id: 1 } as const;
+
+type SummaryDoc = Pick<ProductDoc, keyof typeof SUMMARY_PROJECTION & keyof ProductDoc>;
+
+const toSummary = (d: SummaryDoc): ProductSummary => ({
+  id: d.id,
+  name: d.name,
+  sku: d.sku,
+  category: d.category,
+  tags: d.tags ?? [],
+  imageUrl: d.imageUrl ?? '',
+  images: d.images ?? [],
+  inStock: d.inStock ?? true,
+  availability: d.availability ?? '',
+  brandName: d.brandName,
+  brand: d.brand ?? '',
+  partNumber: d.partNumber ?? '',
+  slug: d.slug ?? '',
+});
+
+const toProduct = (d: ProductDoc): Product => ({
+  ...toSummary(d),
+  description: d.description ?? '',
+  make: d.make ?? '',
+  price: d.price ?? 0,
+  specifications: Object.fromEntries((d.specifications ?? []).map((s) => [s.name, s.value])),
+  weight: d.weight ?? '',
+  dimensions: d.dimensions ?? '',
+  createdAt: d.createdAt ?? '',
+});
+
+const toDoc = (p: Product): ProductDoc => ({
+  id: p.id,
+  sku: p.sku,
+  name: p.name,
+  category: p.category,
+  categorySlug: categorySlugOf(p),
+  brandName: p.brandName,
+  brandSlug: brandSlugOf(p),
+  brand: p.brand,
+  make: p.make,
+  partNumber: p.partNumber,
+  skuKey: codeKey(p.sku),
+  partKey: codeKey(p.partNumber),
+  slug: p.slug,
+  description: p.description,
+  imageUrl: p.imageUrl,
+  images: p.images,
+  tags: p.tags,
+  inStock: p.inStock,
+  price: p.price,
+  availability: p.availability,
+  specifications: Object.entries(p.specifications).map(([name, value]) => ({ name, value })),
+  weight: p.weight,
+  dimensions: p.dimensions,
+  createdAt: p.createdAt,
+});
+
+const toTestimonial = (d: Testimonial): Testimonial => ({
+  id: d.id,
+  customerName: d.customerName,
+  customerLocation: d.customerLocation,
+  customerPhoto: d.customerPhoto ?? null,
+  rating: d.rating,
+  review: d.review,
+  featured: d.featured,
+  createdAt: d.createdAt,
+});
+
+const TESTIMONIAL_PROJECTION = { _id: 0 } as const;
+
+export class MongoProductRepository implements ProductRepository {
+  private totals: { at: number; value: Promise<CatalogTotals> } | null = null;
+
+  private constructor(
+    private readonly conn: Connection,
+    private readonly products: Model<ProductDoc>,
+    private readonly counts: Model<CountDoc>,
+    private readonly testimonials: Model<Testimonial>,
+  ) {}
+
+  /** Connect to `url` (its path names the database) and make sure every index exists. */
+  static async connect(url: string): Promise<MongoProductRepository> {
+    const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 10_000, autoIndex: false }).asPromise();
+    const products = conn.model<ProductDoc>('Product', productSchema, 'products');
+    const counts = conn.model<CountDoc>('SubcategoryCount', countSchema, 'subcategoryCounts');
+    const testimonials = conn.model<Testimonial>('Testimonial', testimonialSchema, 'testimonials');
+    await Promise.all([products.createIndexes(), testimonials.createIndexes()]);
+    return new MongoProductRepository(conn, products, counts, testimonials);
+  }
+
+  async getById(id: string): Promise<Product | null> {
+    const doc = await this.products.findOne({ id }, { _id: 0 }).lean<ProductDoc>();
+    return doc ? toProduct(doc) : null;
+  }
+
+  async getBySku(sku: string): Promise<Product | null> {
+    const exact = await this.products.findOne({ sku }, { _id: 0 }).lean<ProductDoc>();
+    if (exact) return toProduct(exact);
+    // Folder names from ZIP uploads differ in case or punctuation; take the match only when it is the only one.
+    const key = codeKey(sku);
+    if (!key) return null;
+    const docs = await this.products.find({ skuKey: key }, { _id: 0 }).limit(2).lean<ProductDoc[]>();
+    return docs.length === 1 ? toProduct(docs[0]!) : null;
+  }
+
+  async getSummaries(ids: string[]): Promise<ProductSummary[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.products.find({ id: { $in: ids } }, SUMMARY_PROJECTION).lean<SummaryDoc[]>();
+    const byId = new Map(docs.map((d) => [d.id, toSummary(d)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    const totals = await this.currentTotals();
+    if (q.brandSlug !== undefined) {
+      const total = totals.byPair.get(subcategoryId(q.categorySlug, q.brandSlug)) ?? 0;
+      return this.page({ categorySlug: q.categorySlug, brandSlug: q.brandSlug }, total, q);
+    }
+    return this.page({ categorySlug: q.categorySlug }, totals.byCategory.get(q.categorySlug)?.productCount ?? 0, q);
+  }
+
+  async listByBrand(q: { brandSlug: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    const totals = await this.currentTotals();
+    return this.page({ brandSlug: q.brandSlug }, totals.byBrand.get(q.brandSlug)?.productCount ?? 0, q);
+  }
+
+  async listAll(q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    return this.page({}, (await this.currentTotals()).total, q);
+  }
+
+  async findByCode(code: string, limit: number): Promise<ProductSummary[]> {
+    const key = codeKey(code);
+    if (!key) return [];
+    const range = { $gte: key, $lt: codeKeyUpperBound(key) };
+    const docs = await this.products
+      .find({ $or: [{ skuKey: range }, { partKey: range }] }, { ...SUMMARY_PROJECTION, skuKey: 1, partKey: 1 })
+      .sort(SORT)
+      .limit(limit * 2)
+      .lean<(SummaryDoc & { skuKey: string; partKey: string })[]>();
+    // Exact codes first, then the rest by name (the sort the query already gave).
+    const exact = (d: { skuKey: string; partKey: string }) => (d.skuKey === key || d.partKey === key ? 0 : 1);
+    return docs
+      .sort((a, b) => exact(a) - exact(b))
+      .slice(0, limit)
+      .map(toSummary);
+  }
+
+  async findCategory(slug: string): Promise<NamedSlug | null> {
+    return (await this.currentTotals()).byCategory.get(slug) ?? null;
+  }
+
+  async findBrand(slug: string): Promise<NamedSlug | null> {
+    return (await this.currentTotals()).byBrand.get(slug) ?? null;
+  }
+
+  async listSubcategories(): Promise<Subcategory[]> {
+    return (await this.currentTotals()).subcategories;
+  }
+
+  async listTestimonials(q: { featured?: boolean }): Promise<Testimonial[]> {
+    const filter = q.featured === undefined ? {} : { featured: q.featured };
+    const docs = await this.testimonials.find(filter, TESTIMONIAL_PROJECTION).sort({ createdAt: -1, id: 1 }).lean<Testimonial[]>();
+    return docs.map(toTestimonial);
+  }
+
+  async count(): Promise<number> {
+    return (await this.currentTotals()).total;
+  }
+
+  async upsertMany(products: Product[]): Promise<void> {
+    if (products.length === 0) return;
+    // Last one wins when a batch names a SKU twice, as it would with sequential writes.
+    const docs = [...new Map(products.map((p) => [p.sku, toDoc(p)])).values()];
+    const skus = docs.map((d) => d.sku);
+    const ids = docs.map((d) => d.id);
+    try {
+      // What is there now decides how the counts move: replaced documents leave their pair, new ones join theirs.
+      const [bySku, idClashes] = await Promise.all([
+        this.products.find({ sku: { $in: skus } }, { _id: 0, sku: 1, categorySlug: 1, brandSlug: 1 }).lean<ProductDoc[]>(),
+        this.products.find({ id: { $in: ids }, sku: { $nin: skus } }, { _id: 0, sku: 1, categorySlug: 1, brandSlug: 1 }).lean<ProductDoc[]>(),
+      ]);
+      const deltas = new Map<string, { categorySlug: string; brandSlug: string; category?: string; brand?: string; n: number }>();
+      const move = (d: Pick<ProductDoc, 'categorySlug' | 'brandSlug'> & Partial<ProductDoc>, n: number) => {
+        const key = subcategoryId(d.categorySlug, d.brandSlug);
+        const entry = deltas.get(key) ?? { categorySlug: d.categorySlug, brandSlug: d.brandSlug, n: 0 };
+        entry.n += n;
+        if (n > 0) {
+          entry.category = d.category;
+          entry.brand = d.brandName;
+        }
+        deltas.set(key, entry);
+      };
+      for (const old of [...bySku, ...idClashes]) move(old, -1);
+      for (const d of docs) move(d, +1);
+
+      if (idClashes.length > 0) await this.products.deleteMany({ sku: { $in: idClashes.map((d) => d.sku) } });
+      // New SKUs go in with one insert (much faster than upserts, on FerretDB above all); existing ones are replaced.
+      const existing = new Set(bySku.map((d) => d.sku));
+      const fresh = docs.filter((d) => !existing.has(d.sku));
+      const replaced = docs.filter((d) => existing.has(d.sku));
+      if (fresh.length > 0) await this.products.insertMany(fresh, { ordered: false, lean: true });
+      if (replaced.length > 0) {
+        await this.products.bulkWrite(
+          replaced.map((d) => ({ replaceOne: { filter: { sku: d.sku }, replacement: d, upsert: true } })),
+          { ordered: false },
+        );
+      }
+      const countOps = [...deltas.entries()]
+        .filter(([, e]) => e.n !== 0 || e.category !== undefined)
+        .map(([key, e]) => ({
+          updateOne: {
+            filter: { _id: key },
+            update: {
+              $inc: { productCount: e.n },
+              ...(e.category !== undefined
+                ? { $set: { categorySlug: e.categorySlug, brandSlug: e.brandSlug, category: e.category, brand: e.brand } }
+                : {}),
+            },
+            upsert: true,
+          },
+        }));
+      if (countOps.length > 0) await this.counts.bulkWrite(countOps, { ordered: false });
+      await this.counts.deleteMany({ productCount: { $lte: 0 } });
+    } finally {
+      this.totals = null;
+    }
+  }
+
+  async insertTestimonials(items: Testimonial[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.testimonials.bulkWrite(
+      items.map((t) => ({ replaceOne: { filter: { id: t.id }, replacement: toTestimonial(t), upsert: true } })),
+      { ordered: false },
+    );
+  }
+
+  async updateImages(id: string, update: ProductImagesUpdate): Promise<Product | null> {
+    // updateOne then a read, not findOneAndUpdate with a projection: FerretDB v1 refuses that projection.
+    const result = await this.products.updateOne({ id }, { $set: { images: update.images, imageUrl: update.imageUrl } });
+    return result.matchedCount === 0 ? null : this.getById(id);
+  }
+
+  async *scan(batchSize: number): AsyncIterable<Product[]> {
+    let after: unknown = null;
+    for (;;) {
+      const filter = after === null ? {} : { _id: { $gt: after } };
+      const docs = await this.products.find(filter).sort({ _id: 1 }).limit(batchSize).lean<(ProductDoc & { _id: unknown })[]>();
+      if (docs.length === 0) return;
+      after = docs[docs.length - 1]!._id;
+      yield docs.map(toProduct);
+      if (docs.length < batchSize) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.conn.close();
+  }
+
+  private async page(filter: Record<string, string>, total: number, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    if (total <= q.offset) return { items: [], total };
+    const docs = await this.products.find(filter, SUMMARY_PROJECTION).sort(SORT).skip(q.offset).limit(q.limit).lean<SummaryDoc[]>();
+    return { items: docs.map(toSummary), total };
+  }
+
+  private currentTotals(): Promise<CatalogTotals> {
+    if (this.totals && Date.now() - this.totals.at < TOTALS_TTL_MS) return this.totals.value;
+    const value = this.counts
+      .find({}, { _id: 0 })
+      .lean<CountDoc[]>()
+      .then((docs) => summarizeSubcategories(docs.map((d) => toSubcategory(d))));
+    const entry = { at: Date.now(), value };
+    this.totals = entry;
+    value.catch(() => {
+      if (this.totals === entry) this.totals = null;
+    });
+    return value;
+  }
+}

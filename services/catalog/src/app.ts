@@ -1,0 +1,230 @@
+import type { Express } from 'express';
+import { paginate } from '@forgeline/contracts/common';
+import {
+  AdminCodeSearchQuerySchema,
+  AdminProductsQuerySchema,
+  BrandParamsSchema,
+  BrandProductsQuerySchema,
+  CatalogQuerySchema,
+  GeneratedImageParamsSchema,
+  ProductIdParamsSchema,
+  ProductImagesUpdateSchema,
+  ProductListQuerySchema,
+  SkuParamsSchema,
+  TestimonialQuerySchema,
+  type AdminProductRow,
+  type BrandProductsResponse,
+  type Product,
+  type ProductListResponse,
+  type ProductSummary,
+  type Subcategory,
+  type Testimonial,
+} from '@forgeline/contracts/products';
+import { slugify } from '@forgeline/contracts/slug';
+import { notFound, parseInput } from '@forgeline/service-kit/errors';
+import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
+import type { Logger } from '@forgeline/service-kit/logger';
+import { toAdminRow } from './domain/products.ts';
+import type { Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
+import { renderPartImageSvg } from './seed/part-image.ts';
+import { registerSitemapRoutes } from './sitemap-routes.ts';
+
+export interface CatalogDeps {
+  repo: ProductRepository;
+  search: SearchIndex;
+  /** Guards /internal routes. */
+  serviceToken: string;
+  logger: Logger;
+  /** An extra readiness condition (main.ts: false while the search index is being rebuilt). */
+  ready?: () => boolean;
+}
+
+/** How many rows the admin part-number search returns at most. */
+export const CODE_SEARCH_LIMIT = 50;
+
+const quoted = (text: string) => `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
+
+export function createApp(deps: CatalogDeps): Express {
+  const { repo, search, logger } = deps;
+  const app = createServiceApp({
+    name: 'catalog',
+    logger,
+    ready: async () => {
+      if (deps.ready && !deps.ready()) return false;
+      await repo.count();
+      return search.ready();
+    },
+  });
+
+  /** Search hits in the one list shape: ids from the index, summaries from the store, in the index's order. */
+  async function searchProducts(query: string, opts: SearchOptions): Promise<Page<ProductSummary>> {
+    const result = await search.search(query, opts);
+    const summaries = await repo.getSummaries(result.hits.map((h) => h.id));
+    if (summaries.length < result.hits.length) {
+      // The index names products the store no longer has: say so, and serve what exists.
+      logger.warn({ query, hits: result.hits.length, found: summaries.length }, 'search index is behind the store');
+    }
+    const matches = new Map(result.hits.map((h) => [h.id, h.matches]));
+    return { items: summaries.map((s) => ({ ...s, matches: matches.get(s.id) ?? [] })), total: result.total };
+  }
+
+  const listResponse = (page: Page<ProductSummary>, limit: number, offset: number): ProductListResponse => ({
+    products: page.items,
+    pagination: paginate(page.total, limit, offset),
+  });
+
+  async function requireCategory(name: string) {
+    const category = await repo.findCategory(slugify(name));
+    if (!category) throw notFound(`Category ${quoted(name)}`);
+    return category;
+  }
+
+  async function requireBrand(name: string) {
+    const brand = await repo.findBrand(slugify(name));
+    if (!brand) throw notFound(`Brand ${quoted(name)}`);
+    return brand;
+  }
+
+  // Category pages (category, brand?) and the header search (search): one response shape.
+  app.get(
+    '/api/products',
+    route(async (req, res) => {
+      const q = parseInput(ProductListQuerySchema, req.query, 'query');
+      const { limit, offset } = q;
+      let page: Page<ProductSummary>;
+      if (q.search) {
+        page = await searchProducts(q.search, {
+          limit,
+          offset,
+          ...(q.category ? { categorySlug: slugify(q.category) } : {}),
+          ...(q.brand ? { brandSlug: slugify(q.brand) } : {}),
+        });
+      } else if (q.category) {
+        const category = await requireCategory(q.category);
+        const brand = q.brand ? await requireBrand(q.brand) : undefined;
+        page = await repo.listByCategory({ categorySlug: category.slug, brandSlug: brand?.slug, limit, offset });
+      } else {
+        const brand = await requireBrand(q.brand!);
+        page = await repo.listByBrand({ brandSlug: brand.slug, limit, offset });
+      }
+      res.json(listResponse(page, limit, offset));
+    }),
+  );
+
+  app.get(
+    '/api/products/:id',
+    route(async (req, res) => {
+      const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
+      const product: Product | null = await repo.getById(id);
+      if (!product) throw notFound('Product');
+      res.json(product);
+    }),
+  );
+
+  app.get(
+    '/api/subcategories',
+    route(async (_req, res) => {
+      const items: Subcategory[] = await repo.listSubcategories();
+      res.json(items);
+    }),
+  );
+
+  // The image gallery.
+  app.get(
+    '/api/catalog/products',
+    route(async (req, res) => {
+      const q = parseInput(CatalogQuerySchema, req.query, 'query');
+      const page = q.search
+        ? await searchProducts(q.search, { limit: q.limit, offset: q.offset })
+        : await repo.listAll({ limit: q.limit, offset: q.offset });
+      res.json(listResponse(page, q.limit, q.offset));
+    }),
+  );
+
+  app.get(
+    '/api/brands/:brand/products',
+    route(async (req, res) => {
+      const params = parseInput(BrandParamsSchema, req.params, 'params');
+      const q = parseInput(BrandProductsQuerySchema, req.query, 'query');
+      const brand = await requireBrand(params.brand);
+      const offset = (q.page - 1) * q.limit;
+      const page = await repo.listByBrand({ brandSlug: brand.slug, limit: q.limit, offset });
+      const body: BrandProductsResponse = { ...listResponse(page, q.limit, offset), brand };
+      res.json(body);
+    }),
+  );
+
+  app.get(
+    '/api/testimonials',
+    route(async (req, res) => {
+      const q = parseInput(TestimonialQuerySchema, req.query, 'query');
+      const items: Testimonial[] = await repo.listTestimonials(q.featured === undefined ? {} : { featured: q.featured === 'true' });
+      res.json(items);
+    }),
+  );
+
+  // Admin reads; the gateway checks the admin token before these are reached.
+  app.get(
+    '/api/admin/products',
+    route(async (req, res) => {
+      const q = parseInput(AdminProductsQuerySchema, req.query, 'query');
+      const page = q.search ? await searchProducts(q.search, { limit: q.limit, offset: 0 }) : await repo.listAll({ limit: q.limit, offset: 0 });
+      const rows: AdminProductRow[] = page.items.map(toAdminRow);
+      res.json(rows);
+    }),
+  );
+
+  app.get(
+    '/api/admin/search-products-by-code',
+    route(async (req, res) => {
+      const q = parseInput(AdminCodeSearchQuerySchema, req.query, 'query');
+      const found = await repo.findByCode(q.q, CODE_SEARCH_LIMIT);
+      res.json({ success: true, products: found.map(toAdminRow) });
+    }),
+  );
+
+  // Generated part pictures: the seed points imageUrl here until real photos are uploaded. Same input, same picture.
+  app.get(
+    '/media/generated/:category/:brand/:part.svg',
+    route(async (req, res) => {
+      const p = parseInput(GeneratedImageParamsSchema, req.params, 'params');
+      const svg = renderPartImageSvg({ categorySlug: p.category, brandSlug: p.brand, partSlug: p.part });
+      res
+        .status(200)
+        .set({ 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' })
+        .send(svg);
+    }),
+  );
+
+  // Internal routes (service token; the gateway never forwards /internal).
+  const internal = requireServiceToken(deps.serviceToken);
+
+  app.put(
+    '/internal/products/:id/images',
+    internal,
+    route(async (req, res) => {
+      const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
+      const update = parseInput(ProductImagesUpdateSchema, req.body, 'body');
+      const product = await repo.updateImages(id, update);
+      if (!product) throw notFound('Product');
+      await search.upsert([product]);
+      req.log.info({ productId: id, sku: product.sku, images: update.images.length }, 'product images updated');
+      res.json(product);
+    }),
+  );
+
+  app.get(
+    '/internal/products/by-sku/:sku',
+    internal,
+    route(async (req, res) => {
+      const { sku } = parseInput(SkuParamsSchema, req.params, 'params');
+      const product = await repo.getBySku(sku);
+      if (!product) throw notFound(`Product with SKU ${quoted(sku)}`);
+      res.json(product);
+    }),
+  );
+
+  registerSitemapRoutes(app, { products: repo, serviceToken: deps.serviceToken });
+
+  return finishApp(app, logger);
+}

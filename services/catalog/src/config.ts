@@ -1,0 +1,23 @@
+import { allOrNone, baseEnv, port } from '@forgeline/service-kit/config';
+import { z } from 'zod';
+
+/** An unset variable and an empty one mean the same: compose files often write `MONGO_URL=`. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+export const CatalogConfigSchema = z
+  .object({
+    ...baseEnv,
+    PORT: port(4001),
+    /** MongoDB instead of the SQLite file `${DATA_DIR}/catalog.sqlite`; the URL's path names the database. */
+    MONGO_URL: optional(z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URL')),
+    /** Meilisearch instead of the embedded search index under `${DATA_DIR}/catalog-search`. */
+    MEILI_URL: optional(z.url()),
+    MEILI_MASTER_KEY: optional(z.string().min(1)),
+    MEILI_INDEX: z.string().regex(/^[\w-]{1,100}$/, 'must be letters, digits, _ or -').default('products'),
+  })
+  .superRefine((env, ctx) => {
+    // A key without a server is a half-given configuration; a server without a key is allowed (a dev Meilisearch).
+    const half = env.MEILI_URL ? null : allOrNone(env, ['MEILI_URL', 'MEILI_MASTER_KEY']);
+    if (half) ctx.addIssue({ code: 'custom', path: ['MEILI_URL'], message: half });
+  });
+export type CatalogConfig = z.infer<typeof CatalogConfigSchema>;

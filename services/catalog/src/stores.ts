@@ -1,0 +1,51 @@
+import path from 'node:path';
+import type { Logger } from '@forgeline/service-kit/logger';
+import { EmbeddedSearchIndex } from './adapters/embedded-search/embedded-search-index.ts';
+import { MeiliSearchIndex } from './adapters/meilisearch/meili-search-index.ts';
+import { MongoProductRepository } from './adapters/mongo/mongo-product-repository.ts';
+import { SqliteProductRepository } from './adapters/sqlite/sqlite-product-repository.ts';
+import type { CatalogConfig } from './config.ts';
+import type { ProductRepository, SearchIndex } from './ports.ts';
+
+/** Where the embedded adapters keep their data (the launcher checks the SQLite file to decide on seeding). */
+export const catalogPaths = (dataDir: string) => ({
+  sqlite: path.join(dataDir, 'catalog.sqlite'),
+  searchDir: path.join(dataDir, 'catalog-search'),
+});
+
+export interface Stores {
+  repo: ProductRepository;
+  search: SearchIndex;
+  /** Which adapters were chosen, for the start-up log line. */
+  kinds: { storage: 'sqlite' | 'mongodb'; search: 'embedded' | 'meilisearch' };
+  close(): Promise<void>;
+}
+
+type StoresConfig = Pick<CatalogConfig, 'DATA_DIR' | 'MONGO_URL' | 'MEILI_URL' | 'MEILI_MASTER_KEY' | 'MEILI_INDEX'>;
+
+/** The storage and search the configuration names: MONGO_URL picks MongoDB, MEILI_URL picks Meilisearch. */
+export async function openStores(config: StoresConfig, logger?: Logger): Promise<Stores> {
+  const paths = catalogPaths(config.DATA_DIR);
+  const repo: ProductRepository = config.MONGO_URL
+    ? await MongoProductRepository.connect(config.MONGO_URL)
+    : SqliteProductRepository.open(paths.sqlite);
+  let search: SearchIndex;
+  try {
+    search = config.MEILI_URL
+      ? await MeiliSearchIndex.connect({ url: config.MEILI_URL, apiKey: config.MEILI_MASTER_KEY, indexName: config.MEILI_INDEX })
+      : await EmbeddedSearchIndex.open(paths.searchDir);
+  } catch (err) {
+    await repo.close();
+    throw err;
+  }
+  const kinds = { storage: config.MONGO_URL ? 'mongodb' : 'sqlite', search: config.MEILI_URL ? 'meilisearch' : 'embedded' } as const;
+  logger?.info({ ...kinds, dataDir: config.DATA_DIR }, 'catalog stores open');
+  return {
+    repo,
+    search,
+    kinds,
+    close: async () => {
+      await Promise.allSettled([search.close(), repo.close()]);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import type { Product, Testimonial } from '@forgeline/contracts/products';
+import { SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
+import { createLogger } from '@forgeline/service-kit/logger';
+import { serve } from '@forgeline/service-kit/serve';
+import { tempDir } from '@forgeline/test-support/net';
+import { createApp } from '../src/app.ts';
+import { openStores } from '../src/stores.ts';
+import { PRODUCTS, TESTIMONIALS } from './fixtures.ts';
+
+export const SERVICE_TOKEN = 'test-service-token-0123456789';
+
+export interface CatalogUnderTest {
+  url: string;
+  /** GET (or another method) on the running service; the body is parsed when it is JSON. */
+  call: (
+    urlPath: string,
+    init?: { method?: string; body?: unknown; token?: string },
+  ) => Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The catalog as main.ts builds it, on the embedded adapters in a temp DATA_DIR, listening on a free port.
+ * `indexed` narrows which products the search index holds (default: all of them).
+ */
+export async function startCatalog(
+  opts: { products?: Product[]; testimonials?: Testimonial[]; indexed?: (p: Product) => boolean } = {},
+): Promise<CatalogUnderTest> {
+  const tmp = tempDir('catalog-http-');
+  const stores = await openStores({ DATA_DIR: path.join(tmp.dir, 'data'), MEILI_INDEX: 'products' });
+  const products = opts.products ?? PRODUCTS;
+  await stores.repo.upsertMany(products);
+  await stores.repo.insertTestimonials(opts.testimonials ?? TESTIMONIALS);
+  await stores.search.upsert(products.filter(opts.indexed ?? (() => true)));
+  const logger = createLogger('catalog', 'silent');
+  const app = createApp({ repo: stores.repo, search: stores.search, serviceToken: SERVICE_TOKEN, logger });
+  const served = await serve(app, { port: 0, logger, handleSignals: false, onClose: () => stores.close() });
+  const url = `http://127.0.0.1:${served.port}`;
+  return {
+    url,
+    async call(urlPath, init = {}) {
+      const res = await fetch(url + urlPath, {
+        method: init.method ?? 'GET',
+        headers: {
+          ...(init.token ? { [SERVICE_TOKEN_HEADER]: init.token } : {}),
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      const text = await res.text();
+      const json = (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : undefined;
+      return { status: res.status, headers: res.headers, body: json, text };
+    },
+    async stop() {
+      await served.close();
+      tmp.remove();
+    },
+  };
+}
