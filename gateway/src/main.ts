@@ -4,13 +4,21 @@ import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createGatewayApp } from './app.ts';
 import { gatewayEnv } from './config.ts';
 import { createAdminAuth } from './admin-auth.ts';
+import { overrideSiteConfig } from '@forgeline/site-config/site';
 import { createSeoHandler } from './seo/seo-handler.ts';
 
 runMain('gateway', async () => {
   const config = loadConfig(gatewayEnv);
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const seo = config.WEB_DIST_DIR
-    ? createSeoHandler({ webDistDir: config.WEB_DIST_DIR, catalogUrl: config.CATALOG_URL, publicUrl: config.PUBLIC_URL, logger })
+    ? createSeoHandler({
+        webDistDir: config.WEB_DIST_DIR,
+        catalogUrl: config.CATALOG_URL,
+        publicUrl: config.PUBLIC_URL,
+        serviceToken: config.SERVICE_TOKEN, // the product sitemaps read the catalog's /internal/sitemap/products
+        site: overrideSiteConfig(process.env), // SITE_PHONE, SITE_EMAIL, ... as the web build's VITE_SITE_*
+        logger,
+      })
     : undefined;
   const app = createGatewayApp({
     logger,

@@ -26,7 +26,8 @@ export interface HeadTags {
   preload?: Record<string, unknown>;
 }
 
-const TRIM_DESCRIPTION = 300;
+/** Search engines show about 160 characters of a description. */
+const TRIM_DESCRIPTION = 160;
 
 /** One-line text for a meta description: whitespace collapsed, cut at a word near `max` characters. */
 export function clip(text: string, max = TRIM_DESCRIPTION): string {
@@ -65,5 +66,5 @@ export function injectHead(indexHtml: string, tags: HeadTags): string {
     .replace(/<link\s+rel=["']canonical["'][^>]*>\s*/gi, '');
   html = /<title>[\s\S]*?<\/title>/i.test(html) ? html.replace(/<title>[\s\S]*?<\/title>/i, () => title) : html.replace(/<\/head>/i, () => `${title}\n</head>`);
   const block = renderHeadTags(tags);
-  return html.replace(/<\/head>/i, () => `    ${block}\n  </head>`);
+  return html.replace(/\s*<\/head>/i, () => `\n    ${block}\n  </head>`);
 }

@@ -28,7 +28,7 @@ function basic(
   ctx: PageContext,
   o: { title: string; description: string; path?: string; robots?: string; status?: number; jsonLd?: unknown[] },
 ): PageHead {
-  const title = o.title === ctx.site.name ? o.title : `${o.title} | ${ctx.site.name}`;
+  const title = o.title.includes(ctx.site.name) ? o.title : `${o.title} | ${ctx.site.name}`;
   const url = o.path === undefined ? undefined : absolute(ctx, o.path);
   return {
     status: o.status ?? 200,
