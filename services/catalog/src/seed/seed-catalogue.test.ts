@@ -1,0 +1,51 @@
+import { tempDir } from '@forgeline/test-support/net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStores, type Stores } from '../stores.ts';
+import { parseSeedArgs } from '../seed-cli.ts';
+import { seedCatalogue } from './seed-catalogue.ts';
+
+describe('seedCatalogue on the embedded stores', () => {
+  const tmp = tempDir('forgeline-seed-');
+  let stores: Stores;
+  beforeAll(async () => {
+    stores = await openStores({ DATA_DIR: tmp.dir, MONGO_URL: undefined, MEILI_URL: undefined, MEILI_MASTER_KEY: undefined, MEILI_INDEX: 'products' });
+  });
+  afterAll(async () => {
+    await stores?.close();
+    tmp.remove();
+  });
+
+  it('writes products and testimonials, indexes them, and is idempotent when run again', async () => {
+    const result = await seedCatalogue({ repo: stores.repo, search: stores.search, count: 1_200, batchSize: 500 });
+    expect(result.products).toBe(1_200);
+    expect(await stores.repo.count()).toBe(1_200);
+    expect(await stores.search.size()).toBe(1_200);
+    expect((await stores.repo.listTestimonials({ featured: true })).length).toBeGreaterThanOrEqual(12);
+
+    const [first] = (await stores.repo.listAll({ limit: 1, offset: 0 })).items;
+    const hit = await stores.search.search(first!.partNumber, { limit: 5, offset: 0 });
+    expect(hit.hits.map((h) => h.id)).toContain(first!.id);
+
+    await seedCatalogue({ repo: stores.repo, search: stores.search, count: 1_200 });
+    expect(await stores.repo.count()).toBe(1_200);
+  });
+
+  it('refuses a count outside 0 to 1,000,000', async () => {
+    await expect(seedCatalogue({ repo: stores.repo, search: stores.search, count: 1_000_001 })).rejects.toThrow(/1000000/);
+  });
+});
+
+describe('seed-cli arguments', () => {
+  it('reads --products and --seed', () => {
+    expect(parseSeedArgs(['--products', '20000'])).toEqual({ products: 20_000, seed: 2017 });
+    expect(parseSeedArgs(['--products', '500_000', '--seed', '9'])).toEqual({ products: 500_000, seed: 9 });
+  });
+
+  it('names the bad argument', () => {
+    expect(parseSeedArgs([])).toEqual({ error: '--products is required' });
+    expect(parseSeedArgs(['--products', 'ten'])).toMatchObject({ error: expect.stringContaining('whole number') });
+    expect(parseSeedArgs(['--products', '0'])).toMatchObject({ error: expect.stringContaining('from 1 to 1,000,000') });
+    expect(parseSeedArgs(['--products', '1000001'])).toMatchObject({ error: expect.stringContaining('from 1 to 1,000,000') });
+    expect(parseSeedArgs(['--products', '5', '--bogus'])).toMatchObject({ error: expect.stringContaining('bogus') });
+  });
+});
