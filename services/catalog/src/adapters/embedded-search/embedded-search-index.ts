@@ -1,35 +1,732 @@
-import type { Product } from '@forgeline/contracts/products';
+/**
+ * The embedded search engine: part-number aware and typo tolerant, inside the catalog process.
+ *
+ * Layout (see README "Search relevance"):
+ * - documents live in string columns (one long string + offsets per field) and typed arrays;
+ * - two sorted vocabularies with compressed postings: words (no digits; typo tolerant) and codes
+ *   (anything with a digit, plus each whole normalised part number and SKU; exact, prefix and
+ *   one-typo lookups);
+ * - a base segment loaded from a binary snapshot, plus a small delta segment for products changed
+ *   since (replayed from an append-only journal at start), merged into a new snapshot when it grows.
+ */
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Product, SearchMatch } from '@forgeline/contracts/products';
+import { slugify } from '@forgeline/contracts/slug';
+import { highlightCode, highlightWords, mergeRanges, type Range } from '../../domain/search/highlight.ts';
+import {
+  CODE_TYPO_MIN_LENGTH,
+  MAX_TYPO_TOKEN_LENGTH,
+  hasDigit,
+  normalizeCode,
+  parseQuery,
+  typoBudget,
+} from '../../domain/search/normalize.ts';
+import { oneEditVariants } from '../../domain/search/part-numbers.ts';
 import type { SearchHit, SearchIndex, SearchOptions } from '../../ports.ts';
+import { fuzzyLookup, type TermMatch } from './fuzzy.ts';
+import { indexDoc, toSearchDoc, type SearchDoc } from './search-doc.ts';
+import { readSnapshot, writeSnapshot, type LoadedSnapshot } from './snapshot.ts';
+import { StringColumn } from './string-column.ts';
+import { CODE_FIELDS, Field, Vocab, VocabBuilder } from './vocab.ts';
 
-/** The embedded, part-number aware search engine (work in progress: a placeholder so stores.ts compiles). */
+const SNAPSHOT_FILE = 'search-index.bin';
+const JOURNAL_FILE = 'search-journal.ndjson';
+/** Merge the delta into a new snapshot once this many products changed since the last one. */
+const COMPACT_AFTER = 5000;
+/** Longest span of query words joined to look for a part number ("600 211 1231"). */
+const MAX_CODE_SPAN = 4;
+const MAX_CODE_TYPO_LENGTH = 24;
+const TIER = 1 << 20;
+const TIER_EXACT_CODE = 4;
+const TIER_CODE_PREFIX = 3;
+const TIER_CODE_TYPO = 2;
+
+interface Segment {
+  words: Vocab;
+  codes: Vocab;
+}
+
+interface BaseDocs {
+  n: number;
+  id: StringColumn;
+  name: StringColumn;
+  partNumber: StringColumn;
+  sku: StringColumn;
+  brandName: StringColumn;
+  category: StringColumn;
+  extra: StringColumn;
+}
+
+/** Field weight x10 for a posting's field bits: the best field it occurs in. */
+const FIELD_WEIGHT = new Uint8Array(256);
+for (let bits = 0; bits < 256; bits++) {
+  let w = 0;
+  if (bits & (Field.name | Field.partNumberWord | Field.skuWord | Field.partNumberCode | Field.skuCode)) w = 10;
+  else if (bits & (Field.brandName | Field.category)) w = 9;
+  else if (bits & Field.extra) w = 6;
+  FIELD_WEIGHT[bits] = w;
+}
+
+interface Expansion {
+  seg: Segment;
+  vocab: Vocab;
+  match: TermMatch;
+}
+
+interface CodeSpan {
+  from: number;
+  to: number;
+  code: string;
+  kind: 'exact' | 'prefix' | 'typo';
+  /** for typo spans: the neighbouring codes that exist */
+  found: Set<string>;
+}
+
+/** What one query matched, kept to compute highlight ranges for the returned page only. */
+interface QueryMatchers {
+  words: Set<string>;
+  prefixes: string[];
+  spans: CodeSpan[];
+}
+
 export class EmbeddedSearchIndex implements SearchIndex {
-  private readonly docs = new Map<string, Product>();
-  private constructor(readonly dir: string) {}
+  private base: BaseDocs = emptyBase();
+  private baseSeg: Segment = { words: Vocab.empty(), codes: Vocab.empty() };
+  private delta: SearchDoc[] = [];
+  private deltaSeg: Segment | null = null;
+  private brandNames: string[] = [];
+  private brandIds = new Map<string, number>();
+  private categoryNames: string[] = [];
+  private categoryIds = new Map<string, number>();
+  /** per document: alive flag, brand and category index (capacity may exceed the count) */
+  private alive = new Uint8Array(0);
+  private brandOf = new Uint32Array(0);
+  private categoryOf = new Uint32Array(0);
+  private live = 0;
+  private idMap: Map<string, number> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  // query scratch, reset through `touched`
+  private mask = new Uint16Array(0);
+  private score = new Int32Array(0);
+  private best = new Int32Array(0);
+  private stamp = new Uint32Array(0);
+  private tier = new Uint8Array(0);
+  private touched = new Int32Array(0);
+  private stampCounter = 0;
 
+  private constructor(private readonly dir: string) {}
+
+  /** Opens the index persisted in `dir` (snapshot + journal), or an empty one. */
   static async open(dir: string): Promise<EmbeddedSearchIndex> {
-    return new EmbeddedSearchIndex(dir);
+    await mkdir(dir, { recursive: true });
+    const index = new EmbeddedSearchIndex(dir);
+    const snap = await readSnapshot(path.join(dir, SNAPSHOT_FILE));
+    if (snap) index.loadSnapshot(snap);
+    const replayed = await index.replayJournal();
+    if (replayed > 0 && index.delta.length >= COMPACT_AFTER) await index.enqueue(() => index.compactAndPersist());
+    return index;
   }
+
+  /** Counts for logs and the bench. */
+  stats(): { documents: number; words: number; codes: number; postings: number; delta: number } {
+    return {
+      documents: this.live,
+      words: this.baseSeg.words.size,
+      codes: this.baseSeg.codes.size,
+      postings: this.baseSeg.words.docs.length + this.baseSeg.codes.docs.length,
+      delta: this.delta.length,
+    };
+  }
+
+  // ---------------------------------------------------------------- SearchIndex
 
   async search(query: string, opts: SearchOptions): Promise<{ hits: SearchHit[]; total: number }> {
-    const q = query.trim().toLowerCase();
-    const all = [...this.docs.values()].filter((p) => q && p.name.toLowerCase().includes(q));
-    return { hits: all.slice(opts.offset, opts.offset + opts.limit).map((p) => ({ id: p.id, matches: [] })), total: all.length };
+    return this.searchSync(query, opts);
   }
+
   async upsert(products: Product[]): Promise<void> {
-    for (const p of products) this.docs.set(p.id, p);
+    if (products.length === 0) return;
+    const docs = products.map(toSearchDoc);
+    await this.enqueue(async () => {
+      this.applyUpsert(docs);
+      await appendFile(this.journalPath, JSON.stringify({ u: docs }) + '\n');
+      if (this.delta.length >= COMPACT_AFTER) await this.compactAndPersist();
+    });
   }
+
   async remove(ids: string[]): Promise<void> {
-    for (const id of ids) this.docs.delete(id);
+    if (ids.length === 0) return;
+    await this.enqueue(async () => {
+      this.applyRemove(ids);
+      await appendFile(this.journalPath, JSON.stringify({ r: ids }) + '\n');
+    });
   }
+
   async rebuild(source: AsyncIterable<Product[]>): Promise<void> {
-    this.docs.clear();
-    for await (const batch of source) await this.upsert(batch);
+    const docs: SearchDoc[] = [];
+    for await (const batch of source) for (const p of batch) docs.push(toSearchDoc(p));
+    await this.enqueue(async () => {
+      this.buildBase(dedupeById(docs));
+      await this.persist();
+    });
   }
+
   async size(): Promise<number> {
-    return this.docs.size;
+    return this.live;
   }
+
   async ready(): Promise<boolean> {
-    return true;
+    return !this.closed;
   }
-  async close(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+  }
+
+  // ---------------------------------------------------------------- query
+
+  private searchSync(query: string, opts: SearchOptions): { hits: SearchHit[]; total: number } {
+    const { tokens } = parseQuery(query);
+    if (tokens.length === 0 || this.live === 0) return { hits: [], total: 0 };
+    const brandFilter = opts.brandSlug ? this.slugFilter(this.brandNames, opts.brandSlug) : null;
+    const categoryFilter = opts.categorySlug ? this.slugFilter(this.categoryNames, opts.categorySlug) : null;
+    if (brandFilter === false || categoryFilter === false) return { hits: [], total: 0 };
+    const segs = this.segments();
+    const n = tokens.length;
+    const matchers: QueryMatchers = { words: new Set(), prefixes: [], spans: [] };
+
+    // 1. Whole part numbers / SKUs hidden in spans of words ("600 211 1231", "cat 1r0750 filter").
+    const spans = this.findCodeSpans(tokens, segs);
+    matchers.spans = spans;
+
+    // 2. Each word: exact, prefix (last word, as typed), typos (words without digits).
+    const expansions: Expansion[][] = tokens.map((t, ti) => this.expandToken(t, ti === n - 1, segs, matchers));
+
+    // 3. Score: per word the best way each product matched it; code tiers dominate.
+    this.ensureScratch();
+    const mask = this.mask;
+    const score = this.score;
+    const best = this.best;
+    const stamp = this.stamp;
+    const tier = this.tier;
+    const touched = this.touched;
+    const alive = this.alive;
+    const brandOf = this.brandOf;
+    const categoryOf = this.categoryOf;
+    let nt = 0;
+    for (let ti = 0; ti < n; ti++) {
+      const bit = 1 << ti;
+      const st = ++this.stampCounter;
+      const qlen = tokens[ti]!.length;
+      const visit = (d: number, c: number): void => {
+        if (stamp[d] !== st) {
+          if (mask[d] === 0) touched[nt++] = d;
+          mask[d]! |= bit;
+          stamp[d] = st;
+          best[d] = c;
+          score[d]! += c;
+        } else if (c > best[d]!) {
+          score[d]! += c - best[d]!;
+          best[d] = c;
+        }
+      };
+      for (const span of spans) {
+        if (ti < span.from || ti > span.to) continue;
+        const t = span.kind === 'exact' ? TIER_EXACT_CODE : span.kind === 'prefix' ? TIER_CODE_PREFIX : TIER_CODE_TYPO;
+        const codes = span.kind === 'typo' ? [...span.found] : [span.code];
+        for (const seg of segs) {
+          for (const code of codes) {
+            let from: number;
+            let to: number;
+            if (span.kind === 'prefix') [from, to] = seg.codes.prefixRange(code);
+            else {
+              from = seg.codes.lookup(code);
+              to = from + 1;
+              if (from < 0) continue;
+            }
+            const { docs, fields, start } = seg.codes;
+            for (let p = start[from]!, e = start[to]!; p < e; p++) {
+              if ((fields[p]! & CODE_FIELDS) === 0) continue;
+              const d = docs[p]!;
+              if (!alive[d] || (brandFilter && !brandFilter[brandOf[d]!]) || (categoryFilter && !categoryFilter[categoryOf[d]!])) continue;
+              visit(d, 1000);
+              if (tier[d]! < t) tier[d] = t;
+            }
+          }
+        }
+      }
+      for (const { vocab, match } of expansions[ti]!) {
+        const { docs, fields, start, terms } = vocab;
+        for (let term = match.from; term < match.to; term++) {
+          let base: number;
+          if (!match.prefix) base = match.typos === 0 ? 100 : match.typos === 1 ? 50 : 30;
+          else if (match.typos > 0) base = 40 - 10 * match.typos;
+          else base = 60 + Math.floor((30 * qlen) / Math.max(qlen, terms.lengthOf(term)));
+          for (let p = start[term]!, e = start[term + 1]!; p < e; p++) {
+            const d = docs[p]!;
+            if (!alive[d] || (brandFilter && !brandFilter[brandOf[d]!]) || (categoryFilter && !categoryFilter[categoryOf[d]!])) continue;
+            visit(d, base * FIELD_WEIGHT[fields[p]!]!);
+          }
+        }
+      }
+    }
+
+    // 4. Keep the products matching the most words (all of them when some product has all), plus
+    //    exact part-number matches; rank by tier, then score, then index order.
+    let maxCount = 0;
+    for (let i = 0; i < nt; i++) {
+      const c = popcount(mask[touched[i]!]!);
+      if (c > maxCount) maxCount = c;
+    }
+    const keys = new Float64Array(nt);
+    let total = 0;
+    for (let i = 0; i < nt; i++) {
+      const d = touched[i]!;
+      if (popcount(mask[d]!) === maxCount || tier[d] === TIER_EXACT_CODE) {
+        keys[total++] = (tier[d]! * TIER + score[d]!) * 4194304 + (4194303 - d);
+      }
+      mask[d] = 0;
+      score[d] = 0;
+      tier[d] = 0;
+    }
+    const top = topKeys(keys.subarray(0, total), Math.min(total, opts.offset + opts.limit));
+    const hits: SearchHit[] = [];
+    for (let i = opts.offset; i < top.length; i++) {
+      const d = 4194303 - (top[i]! % 4194304);
+      const doc = this.docAt(d);
+      hits.push({ id: doc.id, matches: matchesFor(doc, matchers) });
+    }
+    return { hits, total };
+  }
+
+  private findCodeSpans(tokens: string[], segs: Segment[]): CodeSpan[] {
+    const n = tokens.length;
+    const spans: CodeSpan[] = [];
+    const exactCovered = new Uint8Array(n);
+    const has = (code: string): boolean => segs.some((s) => hasCodePosting(s.codes, s.codes.lookup(code)));
+    for (let from = 0; from < n; from++) {
+      let code = '';
+      let digit = false;
+      for (let to = from; to < n && to < from + MAX_CODE_SPAN; to++) {
+        code += tokens[to]!;
+        digit ||= hasDigit(tokens[to]!);
+        if (!digit || code.length < 2) continue;
+        if (has(code)) {
+          spans.push({ from, to, code, kind: 'exact', found: new Set() });
+          for (let k = from; k <= to; k++) exactCovered[k] = 1;
+        } else if (to === n - 1) {
+          const prefixHit = segs.some((s) => {
+            const [a, b] = s.codes.prefixRange(code);
+            return b > a;
+          });
+          if (prefixHit) spans.push({ from, to, code, kind: 'prefix', found: new Set() });
+        }
+      }
+    }
+    // One wrong, missing, extra or swapped character: the whole query, and each single word.
+    const typoCandidates: Array<[number, number]> = [[0, n - 1]];
+    for (let k = 0; k < n; k++) if (n > 1) typoCandidates.push([k, k]);
+    for (const [from, to] of typoCandidates) {
+      const code = tokens.slice(from, to + 1).join('');
+      if (code.length < CODE_TYPO_MIN_LENGTH - 1 || code.length > MAX_CODE_TYPO_LENGTH || !hasDigit(code)) continue;
+      if (from === to ? exactCovered[from] : spans.some((s) => s.kind === 'exact' && s.from === from && s.to === to)) continue;
+      const found = new Set<string>();
+      for (const v of oneEditVariants(code)) if (has(v)) found.add(v);
+      if (found.size > 0) spans.push({ from, to, code, kind: 'typo', found });
+    }
+    return spans;
+  }
+
+  private expandToken(token: string, isLast: boolean, segs: Segment[], matchers: QueryMatchers): Expansion[] {
+    const out: Expansion[] = [];
+    const digit = hasDigit(token);
+    const maxTypos = digit || token.length > MAX_TYPO_TOKEN_LENGTH ? 0 : typoBudget(token.length);
+    const run = (allowPrefix: boolean) => {
+      for (const seg of segs) {
+        const vocab = digit ? seg.codes : seg.words;
+        for (const match of fuzzyLookup(vocab, token, maxTypos, allowPrefix)) out.push({ seg, vocab, match });
+      }
+    };
+    run(isLast);
+    // A word that matches nothing whole may be an abbreviation ("cat" for Caterpillar).
+    if (!isLast && out.length === 0 && token.length >= 2) run(true);
+    for (const { vocab, match } of out) {
+      if (match.prefix) {
+        if (match.matchedPrefix && matchers.prefixes.length < 200) matchers.prefixes.push(match.matchedPrefix);
+      } else if (matchers.words.size < 500) {
+        for (let t = match.from; t < match.to; t++) matchers.words.add(vocab.terms.get(t));
+      }
+    }
+    return out;
+  }
+
+  private slugFilter(names: string[], slug: string): Uint8Array | false {
+    const allowed = new Uint8Array(names.length);
+    let any = false;
+    for (let i = 0; i < names.length; i++) {
+      if (slugify(names[i]!) === slug) {
+        allowed[i] = 1;
+        any = true;
+      }
+    }
+    return any ? allowed : false;
+  }
+
+  private segments(): Segment[] {
+    if (this.delta.length === 0) return [this.baseSeg];
+    if (!this.deltaSeg) {
+      const words = new VocabBuilder();
+      const codes = new VocabBuilder();
+      const b = this.base.n;
+      for (let i = 0; i < this.delta.length; i++) if (this.alive[b + i]) indexDoc(words, codes, b + i, this.delta[i]!);
+      this.deltaSeg = { words: words.build(), codes: codes.build() };
+    }
+    return [this.baseSeg, this.deltaSeg];
+  }
+
+  private ensureScratch(): void {
+    const n = this.base.n + this.delta.length;
+    if (this.mask.length >= n) return;
+    const cap = Math.max(1024, Math.ceil(n * 1.25));
+    this.mask = new Uint16Array(cap);
+    this.score = new Int32Array(cap);
+    this.best = new Int32Array(cap);
+    this.stamp = new Uint32Array(cap);
+    this.tier = new Uint8Array(cap);
+    this.touched = new Int32Array(cap);
+  }
+
+  private docAt(d: number): SearchDoc {
+    const b = this.base;
+    if (d >= b.n) return this.delta[d - b.n]!;
+    return {
+      id: b.id.get(d),
+      name: b.name.get(d),
+      partNumber: b.partNumber.get(d),
+      sku: b.sku.get(d),
+      brandName: b.brandName.get(d),
+      category: b.category.get(d),
+      extra: b.extra.get(d),
+    };
+  }
+
+  // ---------------------------------------------------------------- changes
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private get journalPath(): string {
+    return path.join(this.dir, JOURNAL_FILE);
+  }
+
+  private ensureIdMap(): Map<string, number> {
+    if (this.idMap) return this.idMap;
+    const map = new Map<string, number>();
+    const b = this.base;
+    for (let d = 0; d < b.n; d++) if (this.alive[d]) map.set(b.id.get(d), d);
+    for (let i = 0; i < this.delta.length; i++) if (this.alive[b.n + i]) map.set(this.delta[i]!.id, b.n + i);
+    this.idMap = map;
+    return map;
+  }
+
+  private growDocArrays(n: number): void {
+    if (this.alive.length >= n) return;
+    const cap = Math.max(1024, Math.ceil(n * 1.25));
+    const grow = <T extends Uint8Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const next = make(cap);
+      next.set(a);
+      return next;
+    };
+    this.alive = grow(this.alive, (c) => new Uint8Array(c));
+    this.brandOf = grow(this.brandOf, (c) => new Uint32Array(c));
+    this.categoryOf = grow(this.categoryOf, (c) => new Uint32Array(c));
+  }
+
+  private intern(names: string[], ids: Map<string, number>, name: string): number {
+    let id = ids.get(name);
+    if (id === undefined) {
+      id = names.length;
+      names.push(name);
+      ids.set(name, id);
+    }
+    return id;
+  }
+
+  private applyUpsert(docs: SearchDoc[]): void {
+    const map = this.ensureIdMap();
+    for (const doc of docs) {
+      const old = map.get(doc.id);
+      if (old !== undefined && this.alive[old]) {
+        this.alive[old] = 0;
+        this.live--;
+      }
+      const d = this.base.n + this.delta.length;
+      this.delta.push(doc);
+      this.growDocArrays(d + 1);
+      this.alive[d] = 1;
+      this.brandOf[d] = this.intern(this.brandNames, this.brandIds, doc.brandName);
+      this.categoryOf[d] = this.intern(this.categoryNames, this.categoryIds, doc.category);
+      this.live++;
+      map.set(doc.id, d);
+    }
+    this.deltaSeg = null;
+  }
+
+  private applyRemove(ids: string[]): void {
+    const map = this.ensureIdMap();
+    for (const id of ids) {
+      const d = map.get(id);
+      if (d === undefined) continue;
+      if (this.alive[d]) {
+        this.alive[d] = 0;
+        this.live--;
+      }
+      map.delete(id);
+    }
+    this.deltaSeg = null;
+  }
+
+  private async replayJournal(): Promise<number> {
+    let text: string;
+    try {
+      text = await readFile(this.journalPath, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
+    }
+    let ops = 0;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      let entry: { u?: SearchDoc[]; r?: string[] };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue; // a line torn by a crash mid-write: the product is re-sent by its next change or a reindex
+      }
+      if (entry.u) this.applyUpsert(entry.u);
+      if (entry.r) this.applyRemove(entry.r);
+      ops++;
+    }
+    return ops;
+  }
+
+  /** Every live document, base then delta, in index order. */
+  private liveDocs(): SearchDoc[] {
+    const out: SearchDoc[] = [];
+    const total = this.base.n + this.delta.length;
+    for (let d = 0; d < total; d++) if (this.alive[d]) out.push(this.docAt(d));
+    return out;
+  }
+
+  private async compactAndPersist(): Promise<void> {
+    this.buildBase(this.liveDocs());
+    await this.persist();
+  }
+
+  private buildBase(docs: SearchDoc[]): void {
+    const n = docs.length;
+    const brandNames: string[] = [];
+    const brandIds = new Map<string, number>();
+    const categoryNames: string[] = [];
+    const categoryIds = new Map<string, number>();
+    const alive = new Uint8Array(Math.max(1024, n)).fill(1, 0, n);
+    const brandOf = new Uint32Array(alive.length);
+    const categoryOf = new Uint32Array(alive.length);
+    const words = new VocabBuilder();
+    const codes = new VocabBuilder();
+    for (let d = 0; d < n; d++) {
+      const doc = docs[d]!;
+      brandOf[d] = this.intern(brandNames, brandIds, doc.brandName);
+      categoryOf[d] = this.intern(categoryNames, categoryIds, doc.category);
+      indexDoc(words, codes, d, doc);
+    }
+    const col = (f: keyof SearchDoc) => StringColumn.from(docs.map((doc) => doc[f]));
+    this.base = {
+      n,
+      id: col('id'),
+      name: col('name'),
+      partNumber: col('partNumber'),
+      sku: col('sku'),
+      brandName: col('brandName'),
+      category: col('category'),
+      extra: col('extra'),
+    };
+    this.baseSeg = { words: words.build(), codes: codes.build() };
+    this.delta = [];
+    this.deltaSeg = null;
+    this.brandNames = brandNames;
+    this.brandIds = brandIds;
+    this.categoryNames = categoryNames;
+    this.categoryIds = categoryIds;
+    this.alive = alive;
+    this.brandOf = brandOf;
+    this.categoryOf = categoryOf;
+    this.live = n;
+    this.idMap = null;
+  }
+
+  private async persist(): Promise<void> {
+    const b = this.base;
+    const s = this.baseSeg;
+    await writeSnapshot(
+      path.join(this.dir, SNAPSHOT_FILE),
+      { n: b.n, brandNames: this.brandNames, categoryNames: this.categoryNames },
+      {
+        id: b.id,
+        name: b.name,
+        partNumber: b.partNumber,
+        sku: b.sku,
+        brandName: b.brandName,
+        category: b.category,
+        extra: b.extra,
+        brandOf: this.brandOf.subarray(0, b.n),
+        categoryOf: this.categoryOf.subarray(0, b.n),
+        'words.terms': s.words.terms,
+        'words.start': s.words.start,
+        'words.docs': s.words.docs,
+        'words.fields': s.words.fields,
+        'words.table': s.words.table,
+        'codes.terms': s.codes.terms,
+        'codes.start': s.codes.start,
+        'codes.docs': s.codes.docs,
+        'codes.fields': s.codes.fields,
+        'codes.table': s.codes.table,
+      },
+    );
+    // The snapshot holds everything the journal said: start a new one.
+    await writeFile(this.journalPath, '');
+  }
+
+  private loadSnapshot(snap: LoadedSnapshot): void {
+    const meta = snap.meta as { n: number; brandNames: string[]; categoryNames: string[] };
+    const n = meta.n;
+    this.base = {
+      n,
+      id: snap.get('id'),
+      name: snap.get('name'),
+      partNumber: snap.get('partNumber'),
+      sku: snap.get('sku'),
+      brandName: snap.get('brandName'),
+      category: snap.get('category'),
+      extra: snap.get('extra'),
+    };
+    const vocab = (prefix: string) =>
+      Vocab.fromParts(
+        snap.get(`${prefix}.terms`),
+        snap.get(`${prefix}.start`),
+        snap.get(`${prefix}.docs`),
+        snap.get(`${prefix}.fields`),
+        snap.get(`${prefix}.table`),
+      );
+    this.baseSeg = { words: vocab('words'), codes: vocab('codes') };
+    this.brandNames = meta.brandNames;
+    this.brandIds = new Map(meta.brandNames.map((name, i) => [name, i]));
+    this.categoryNames = meta.categoryNames;
+    this.categoryIds = new Map(meta.categoryNames.map((name, i) => [name, i]));
+    const cap = Math.max(1024, n);
+    this.alive = new Uint8Array(cap).fill(1, 0, n);
+    this.brandOf = new Uint32Array(cap);
+    this.brandOf.set(snap.get<Uint32Array>('brandOf'));
+    this.categoryOf = new Uint32Array(cap);
+    this.categoryOf.set(snap.get<Uint32Array>('categoryOf'));
+    this.live = n;
+    this.delta = [];
+    this.deltaSeg = null;
+    this.idMap = null;
+  }
+}
+
+function emptyBase(): BaseDocs {
+  const e = StringColumn.from([]);
+  return { n: 0, id: e, name: e, partNumber: e, sku: e, brandName: e, category: e, extra: e };
+}
+
+function hasCodePosting(vocab: Vocab, term: number): boolean {
+  if (term < 0) return false;
+  for (let p = vocab.start[term]!, e = vocab.start[term + 1]!; p < e; p++) if (vocab.fields[p]! & CODE_FIELDS) return true;
+  return false;
+}
+
+function dedupeById(docs: SearchDoc[]): SearchDoc[] {
+  const last = new Map<string, number>();
+  docs.forEach((d, i) => last.set(d.id, i));
+  return last.size === docs.length ? docs : docs.filter((d, i) => last.get(d.id) === i);
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x5555;
+  x = (x & 0x3333) + ((x >>> 2) & 0x3333);
+  x = (x + (x >>> 4)) & 0x0f0f;
+  return (x + (x >>> 8)) & 0x1f;
+}
+
+/** The k largest keys, largest first. */
+function topKeys(keys: Float64Array, k: number): Float64Array {
+  if (k <= 0) return new Float64Array(0);
+  if (k * 8 >= keys.length || keys.length <= 4096) {
+    const sorted = Float64Array.from(keys).sort();
+    return sorted.subarray(sorted.length - k).reverse();
+  }
+  // Min-heap of the best k seen so far.
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const v = keys[i]!;
+    if (size < k) {
+      let j = size++;
+      heap[j] = v;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if (heap[parent]! <= heap[j]!) break;
+        [heap[parent], heap[j]] = [heap[j]!, heap[parent]!];
+        j = parent;
+      }
+    } else if (v > heap[0]!) {
+      heap[0] = v;
+      let j = 0;
+      for (;;) {
+        const l = 2 * j + 1;
+        const r = l + 1;
+        let m = j;
+        if (l < k && heap[l]! < heap[m]!) m = l;
+        if (r < k && heap[r]! < heap[m]!) m = r;
+        if (m === j) break;
+        [heap[m], heap[j]] = [heap[j]!, heap[m]!];
+        j = m;
+      }
+    }
+  }
+  return heap.sort().reverse();
+}
+
+const WORD_FIELDS = ['name', 'brandName', 'category'] as const;
+const CODE_FIELD_NAMES = ['partNumber', 'sku'] as const;
+
+function matchesFor(doc: SearchDoc, m: QueryMatchers): SearchMatch[] {
+  const out: SearchMatch[] = [];
+  const wm = { words: m.words, prefixes: m.prefixes };
+  for (const field of WORD_FIELDS) {
+    const ranges = highlightWords(doc[field], wm);
+    if (ranges.length) out.push({ field, ranges });
+  }
+  for (const field of CODE_FIELD_NAMES) {
+    const text = doc[field];
+    const ranges: Range[] = [...highlightWords(text, wm)];
+    if (m.spans.length) {
+      const code = normalizeCode(text);
+      for (const span of m.spans) {
+        if (span.kind === 'exact' && code === span.code) ranges.push(...highlightCode(text));
+        else if (span.kind === 'typo' && span.found.has(code)) ranges.push(...highlightCode(text));
+        else if (span.kind === 'prefix' && code.startsWith(span.code)) ranges.push(...highlightCode(text, span.code.length));
+      }
+    }
+    if (ranges.length) out.push({ field, ranges: mergeRanges(ranges) });
+  }
+  return out;
 }

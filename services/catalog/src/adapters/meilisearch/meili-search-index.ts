@@ -1,27 +1,224 @@
-import type { Product } from '@forgeline/contracts/products';
+/**
+ * Product search on Meilisearch (chosen when MEILI_URL is set).
+ *
+ * Meilisearch splits "1R-0750" into "1r" + "0750" and has no infix search, so each document also
+ * carries `codes`: its part number and SKU normalised ("1r0750", "cat1r0750"). A query is answered
+ * in one multi-search round trip: (1) the normalised query as an exact `codes` filter, which ranks a
+ * part-number match first whatever the separators; (2) the query as typed, typo tolerant on words
+ * (1 typo from 5 characters, 2 from 9), typo free on the raw part number and SKU, prefix on the last
+ * word. Settings are applied at start.
+ */
+import { Meilisearch, type MatchesPosition, type Settings } from 'meilisearch';
+import type { Product, SearchMatch } from '@forgeline/contracts/products';
+import { slugify } from '@forgeline/contracts/slug';
+import { highlightCode, mergeRanges, type Range } from '../../domain/search/highlight.ts';
+import { MAX_QUERY_CHARS, normalizeCode, parseQuery } from '../../domain/search/normalize.ts';
 import type { SearchHit, SearchIndex, SearchOptions } from '../../ports.ts';
 
-/** Meilisearch adapter (work in progress: a placeholder so stores.ts compiles). */
+export interface MeiliDoc {
+  id: string;
+  name: string;
+  partNumber: string;
+  sku: string;
+  brandName: string;
+  category: string;
+  extra: string[];
+  codes: string[];
+  brandSlug: string;
+  categorySlug: string;
+}
+
+export function toMeiliDoc(p: Product): MeiliDoc {
+  const brandName = p.brandName || p.brand || '';
+  return {
+    id: p.id,
+    name: p.name ?? '',
+    partNumber: p.partNumber ?? '',
+    sku: p.sku ?? '',
+    brandName,
+    category: p.category ?? '',
+    extra: [p.make, ...(p.tags ?? [])].filter(Boolean),
+    codes: [...new Set([normalizeCode(p.partNumber ?? ''), normalizeCode(p.sku ?? '')].filter(Boolean))],
+    brandSlug: slugify(brandName),
+    categorySlug: slugify(p.category ?? ''),
+  };
+}
+
+/** Largest total a query reports exactly (Meilisearch counts up to maxTotalHits). */
+const MAX_TOTAL_HITS = 1_000_000;
+
+export const MEILI_SETTINGS: Settings = {
+  searchableAttributes: ['codes', 'partNumber', 'sku', 'name', 'brandName', 'category', 'extra'],
+  filterableAttributes: ['brandSlug', 'categorySlug', 'codes'],
+  displayedAttributes: ['id', 'name', 'partNumber', 'sku', 'brandName', 'category', 'codes'],
+  typoTolerance: {
+    enabled: true,
+    minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
+    // Raw numbers are matched exactly; `codes` keeps typos so "1R0705" still finds 1R-0750.
+    disableOnAttributes: ['partNumber', 'sku'],
+  },
+  // Part numbers are written with these between their groups: split on them (Meilisearch's
+  // defaults do for most; listed so the behaviour does not depend on the version).
+  separatorTokens: ['-', '_', '/', '.', '#'],
+  pagination: { maxTotalHits: MAX_TOTAL_HITS },
+};
+
+const BATCH = 5000;
+const TASK_TIMEOUT_MS = 120_000;
+
 export class MeiliSearchIndex implements SearchIndex {
-  private constructor(readonly opts: { url: string; apiKey?: string; indexName: string }) {}
+  private constructor(
+    private readonly client: Meilisearch,
+    private readonly indexName: string,
+  ) {}
 
+  /** Connects, creates the index if needed and applies the settings (waits until they are live). */
   static async connect(opts: { url: string; apiKey?: string; indexName: string }): Promise<MeiliSearchIndex> {
-    return new MeiliSearchIndex(opts);
+    const client = new Meilisearch({ host: opts.url, apiKey: opts.apiKey });
+    const existing = await client.getIndexes({ limit: 1000 });
+    if (!existing.results.some((i) => i.uid === opts.indexName)) {
+      await client.createIndex(opts.indexName, { primaryKey: 'id' }).waitTask({ timeout: TASK_TIMEOUT_MS });
+    }
+    await client.index(opts.indexName).updateSettings(MEILI_SETTINGS).waitTask({ timeout: TASK_TIMEOUT_MS });
+    return new MeiliSearchIndex(client, opts.indexName);
   }
 
-  async search(_query: string, _opts: SearchOptions): Promise<{ hits: SearchHit[]; total: number }> {
-    return { hits: [], total: 0 };
+  private get index() {
+    return this.client.index<MeiliDoc>(this.indexName);
   }
-  async upsert(_products: Product[]): Promise<void> {}
-  async remove(_ids: string[]): Promise<void> {}
+
+  async search(query: string, opts: SearchOptions): Promise<{ hits: SearchHit[]; total: number }> {
+    const text = query.slice(0, MAX_QUERY_CHARS).trim();
+    const { tokens, code } = parseQuery(text);
+    if (tokens.length === 0) return { hits: [], total: 0 };
+    const filters: string[] = [];
+    if (opts.brandSlug) filters.push(`brandSlug = ${quote(opts.brandSlug)}`);
+    if (opts.categorySlug) filters.push(`categorySlug = ${quote(opts.categorySlug)}`);
+    const want = opts.offset + opts.limit;
+    const [exact, full] = await this.client
+      .multiSearch({
+        queries: [
+          {
+            indexUid: this.indexName,
+            q: '',
+            filter: [...filters, `codes = ${quote(code)}`],
+            limit: 20,
+            attributesToRetrieve: ['id', 'partNumber', 'sku', 'codes'],
+          },
+          {
+            indexUid: this.indexName,
+            // Meilisearch parses quotes and a leading minus as operators: give it words only.
+            q: tokens.join(' '),
+            filter: filters.length ? filters : undefined,
+            hitsPerPage: want,
+            page: 1,
+            matchingStrategy: 'last',
+            showMatchesPosition: true,
+            attributesToRetrieve: ['id', 'name', 'partNumber', 'sku', 'brandName', 'category', 'codes'],
+          },
+        ],
+      })
+      .then((r) => r.results);
+    const seen = new Set<string>();
+    const merged: SearchHit[] = [];
+    for (const h of (exact?.hits ?? []) as MeiliHit[]) {
+      seen.add(h.id);
+      const ranges: SearchMatch[] = [];
+      if (normalizeCode(h.partNumber) === code) ranges.push({ field: 'partNumber', ranges: highlightCode(h.partNumber) });
+      if (normalizeCode(h.sku) === code) ranges.push({ field: 'sku', ranges: highlightCode(h.sku) });
+      merged.push({ id: h.id, matches: ranges.filter((m) => m.ranges.length) });
+    }
+    for (const h of (full?.hits ?? []) as MeiliHit[]) {
+      if (seen.has(h.id)) continue;
+      merged.push({ id: h.id, matches: matchesFromMeili(h) });
+    }
+    const fullTotal = (full as { totalHits?: number } | undefined)?.totalHits ?? 0;
+    const exactTotal = exact?.hits.length ?? 0;
+    // Exact part-number matches are nearly always also full-text matches; when not, count them in.
+    const exactOnly = (exact?.hits ?? []).filter((h) => !(full?.hits ?? []).some((f) => f.id === h.id)).length;
+    const total = Math.max(fullTotal, exactTotal, fullTotal + (fullTotal <= want ? exactOnly : 0));
+    return { hits: merged.slice(opts.offset, want), total };
+  }
+
+  async upsert(products: Product[]): Promise<void> {
+    if (products.length === 0) return;
+    await this.index.addDocuments(products.map(toMeiliDoc), { primaryKey: 'id' }).waitTask({ timeout: TASK_TIMEOUT_MS });
+  }
+
+  async remove(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.index.deleteDocuments(ids).waitTask({ timeout: TASK_TIMEOUT_MS });
+  }
+
   async rebuild(source: AsyncIterable<Product[]>): Promise<void> {
-    for await (const _batch of source) void _batch;
+    await this.index.deleteAllDocuments().waitTask({ timeout: TASK_TIMEOUT_MS });
+    let pending: Product[] = [];
+    for await (const batch of source) {
+      pending.push(...batch);
+      while (pending.length >= BATCH) {
+        await this.upsert(pending.slice(0, BATCH));
+        pending = pending.slice(BATCH);
+      }
+    }
+    await this.upsert(pending);
   }
+
   async size(): Promise<number> {
-    return 0;
+    return (await this.index.getStats()).numberOfDocuments;
   }
+
   async ready(): Promise<boolean> {
-    return true;
+    return this.client.isHealthy();
   }
+
   async close(): Promise<void> {}
+}
+
+type MeiliHit = MeiliDoc & { _matchesPosition?: MatchesPosition<MeiliDoc> };
+
+/** Filter values are quoted strings; quotes and backslashes inside are escaped. */
+function quote(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+const HIGHLIGHTED = ['name', 'partNumber', 'sku', 'brandName', 'category'] as const;
+
+/** Meilisearch's match positions (UTF-8 byte offsets) as [start, end) ranges in UTF-16 units. */
+export function matchesFromMeili(hit: MeiliHit): SearchMatch[] {
+  const pos = hit._matchesPosition ?? {};
+  const out: SearchMatch[] = [];
+  for (const field of HIGHLIGHTED) {
+    const text = hit[field];
+    const list = pos[field];
+    const ranges: Range[] = [];
+    if (text && list) for (const m of list) ranges.push(byteRangeToChars(text, m.start, m.start + m.length));
+    // A match on the normalised codes highlights the whole part number or SKU.
+    if ((field === 'partNumber' || field === 'sku') && pos.codes && text) {
+      const code = normalizeCode(text);
+      if (pos.codes.some((m) => m.indices?.some((i) => hit.codes[i] === code) ?? hit.codes.includes(code))) {
+        ranges.push(...highlightCode(text));
+      }
+    }
+    if (ranges.length) out.push({ field, ranges: mergeRanges(ranges) });
+  }
+  return out;
+}
+
+function byteRangeToChars(text: string, startByte: number, endByte: number): Range {
+  if (/^[\x00-\x7f]*$/.test(text)) return [Math.min(startByte, text.length), Math.min(endByte, text.length)];
+  let bytes = 0;
+  let start = text.length;
+  let end = text.length;
+  for (let i = 0; i <= text.length; i++) {
+    if (bytes >= startByte && start === text.length) start = i;
+    if (bytes >= endByte) {
+      end = i;
+      break;
+    }
+    if (i === text.length) break;
+    const cp = text.codePointAt(i)!;
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (cp >= 0x10000) i++;
+  }
+  return [start, end];
 }

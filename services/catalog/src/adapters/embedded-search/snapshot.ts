@@ -1,0 +1,134 @@
+/**
+ * The engine's binary snapshot: a small JSON header describing sections, then the raw bytes of
+ * each typed array or string column, 8-byte aligned, so loading is a file read plus views on it.
+ * Written to a temporary file, fsynced and renamed over the old one: a crash leaves the old or the new
+ * snapshot, never half of one.
+ */
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { StringColumn } from './string-column.ts';
+
+const MAGIC = 'FLSEARCH';
+const ALIGN = 8;
+
+type ArrayKind = 'u8' | 'u32' | 'i32';
+type Section =
+  | { name: string; kind: ArrayKind; offset: number; bytes: number }
+  | { name: string; kind: 'str'; offset: number; bytes: number; offsetsSection: string };
+
+export type SnapshotValue = Uint8Array | Uint32Array | Int32Array | StringColumn;
+
+export async function writeSnapshot(file: string, meta: unknown, values: Record<string, SnapshotValue>): Promise<number> {
+  const sections: Section[] = [];
+  const chunks: Buffer[] = [];
+  let offset = 0;
+  const push = (buf: Buffer) => {
+    chunks.push(buf);
+    offset += buf.length;
+    const pad = (ALIGN - (offset % ALIGN)) % ALIGN;
+    if (pad) {
+      chunks.push(Buffer.alloc(pad));
+      offset += pad;
+    }
+  };
+  for (const [name, v] of Object.entries(values)) {
+    if (v instanceof StringColumn) {
+      const offsName = `${name}.offsets`;
+      sections.push({ name: offsName, kind: 'u32', offset, bytes: v.offsets.byteLength });
+      push(Buffer.from(v.offsets.buffer, v.offsets.byteOffset, v.offsets.byteLength));
+      const text = Buffer.from(v.text, 'utf8');
+      sections.push({ name, kind: 'str', offset, bytes: text.length, offsetsSection: offsName });
+      push(text);
+    } else {
+      const kind: ArrayKind = v instanceof Uint8Array ? 'u8' : v instanceof Int32Array ? 'i32' : 'u32';
+      sections.push({ name, kind, offset, bytes: v.byteLength });
+      push(Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+    }
+  }
+  const header = Buffer.from(JSON.stringify({ meta, sections }), 'utf8');
+  const prefix = Buffer.alloc(16);
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(1, 8); // format version
+  prefix.writeUInt32LE(header.length, 12);
+  const headPad = (ALIGN - ((16 + header.length) % ALIGN)) % ALIGN;
+
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writev([prefix, header, Buffer.alloc(headPad)]);
+    // writev has a per-call limit on buffers; write in groups.
+    for (let i = 0; i < chunks.length; i += 64) await fh.writev(chunks.slice(i, i + 64));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, file);
+  await syncDir(path.dirname(file));
+  return 16 + header.length + headPad + offset;
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename is still atomic.
+  }
+}
+
+export interface LoadedSnapshot {
+  meta: unknown;
+  get<T extends SnapshotValue>(name: string): T;
+}
+
+/** Reads a snapshot, or null if there is none. Throws on a file that is not a snapshot. */
+export async function readSnapshot(file: string): Promise<LoadedSnapshot | null> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${file} is not a search snapshot`);
+  const version = buf.readUInt32LE(8);
+  if (version !== 1) throw new Error(`${file} has snapshot format ${version}, expected 1`);
+  const headerLen = buf.readUInt32LE(12);
+  const { meta, sections } = JSON.parse(buf.toString('utf8', 16, 16 + headerLen)) as { meta: unknown; sections: Section[] };
+  const dataStart = 16 + headerLen + ((ALIGN - ((16 + headerLen) % ALIGN)) % ALIGN);
+  const byName = new Map(sections.map((s) => [s.name, s]));
+  // A view needs its byte offset aligned to the element size; copy into an aligned buffer if not.
+  const aligned = buf.byteOffset % ALIGN === 0 ? buf : Buffer.from(new Uint8Array(buf).buffer);
+  const view = (s: Section): SnapshotValue => {
+    const at = aligned.byteOffset + dataStart + s.offset;
+    switch (s.kind) {
+      case 'u8':
+        return new Uint8Array(aligned.buffer, at, s.bytes);
+      case 'u32':
+        return new Uint32Array(aligned.buffer, at, s.bytes / 4);
+      case 'i32':
+        return new Int32Array(aligned.buffer, at, s.bytes / 4);
+      case 'str': {
+        const offsets = view(byName.get(s.offsetsSection)!) as Uint32Array;
+        return new StringColumn(aligned.toString('utf8', dataStart + s.offset, dataStart + s.offset + s.bytes), offsets);
+      }
+    }
+  };
+  return {
+    meta,
+    get<T extends SnapshotValue>(name: string): T {
+      const s = byName.get(name);
+      if (!s) throw new Error(`search snapshot has no section ${name}`);
+      return view(s) as T;
+    },
+  };
+}
+
+export async function removeFile(file: string): Promise<void> {
+  await rm(file, { force: true });
+}

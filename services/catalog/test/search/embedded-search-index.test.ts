@@ -1,0 +1,94 @@
+import { existsSync, readdirSync, appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '@forgeline/test-support/net';
+import { EmbeddedSearchIndex } from '../../src/adapters/embedded-search/embedded-search-index.ts';
+import { batches, fixtureProducts } from './fixtures.ts';
+import { describeSearchIndex } from './search-index-contract.ts';
+
+describeSearchIndex('embedded', async () => {
+  const tmp = tempDir('forgeline-search-');
+  const index = await EmbeddedSearchIndex.open(tmp.dir);
+  return {
+    index,
+    cleanup: async () => {
+      await index.close();
+      tmp.remove();
+    },
+  };
+});
+
+describe('embedded search index persistence', () => {
+  const dirs: Array<{ remove: () => void }> = [];
+  const fresh = () => {
+    const t = tempDir('forgeline-search-');
+    dirs.push(t);
+    return t.dir;
+  };
+  afterEach(() => {
+    for (const d of dirs.splice(0)) d.remove();
+  });
+  const top = async (index: EmbeddedSearchIndex, q: string) => (await index.search(q, { limit: 5, offset: 0 })).hits.map((h) => h.id);
+
+  it('starts empty in an empty folder', async () => {
+    const index = await EmbeddedSearchIndex.open(fresh());
+    expect(await index.size()).toBe(0);
+    expect(await index.search('filter', { limit: 10, offset: 0 })).toEqual({ hits: [], total: 0 });
+  });
+
+  it('reopens a rebuilt index from its snapshot, with nothing left half-written', async () => {
+    const dir = fresh();
+    const a = await EmbeddedSearchIndex.open(dir);
+    await a.rebuild(batches(fixtureProducts(), 4));
+    const before = await a.search('hydralic filtr', { limit: 10, offset: 0 });
+    await a.close();
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    const b = await EmbeddedSearchIndex.open(dir);
+    expect(await b.size()).toBe(fixtureProducts().length);
+    expect(await b.search('hydralic filtr', { limit: 10, offset: 0 })).toEqual(before);
+    expect(await top(b, '1r0750')).toEqual(['p-cat-0750']);
+  });
+
+  it('replays upserts and removals made after the snapshot', async () => {
+    const dir = fresh();
+    const a = await EmbeddedSearchIndex.open(dir);
+    await a.rebuild(batches(fixtureProducts()));
+    const [first] = fixtureProducts();
+    await a.upsert([{ ...first!, name: 'Caterpillar 1R-0750 Fuel Water Separator' }]);
+    await a.upsert([{ ...first!, id: 'p-added', name: 'Liebherr 5608701 Idler', partNumber: '5608701', sku: 'LIE-5608701', brandName: 'Liebherr' }]);
+    await a.remove(['p-jd-oil']);
+    await a.close();
+
+    const b = await EmbeddedSearchIndex.open(dir);
+    expect(await b.size()).toBe(fixtureProducts().length);
+    expect(await top(b, 'separator')).toEqual(['p-cat-0750']);
+    expect(await top(b, '5608701')).toEqual(['p-added']);
+    expect(await top(b, 'RE504836')).toEqual([]);
+  });
+
+  it('ignores a journal line torn by a crash', async () => {
+    const dir = fresh();
+    const a = await EmbeddedSearchIndex.open(dir);
+    await a.rebuild(batches(fixtureProducts()));
+    await a.remove(['p-jd-oil']);
+    await a.close();
+    appendFileSync(path.join(dir, 'search-journal.ndjson'), '{"u":[{"id":"p-half');
+    const b = await EmbeddedSearchIndex.open(dir);
+    expect(await b.size()).toBe(fixtureProducts().length - 1);
+    expect(await top(b, '1R0750')).toEqual(['p-cat-0750']);
+  });
+
+  it('a rebuild replaces everything and starts a new journal', async () => {
+    const dir = fresh();
+    const a = await EmbeddedSearchIndex.open(dir);
+    await a.rebuild(batches(fixtureProducts()));
+    await a.upsert([{ ...fixtureProducts()[0]!, id: 'p-temp', partNumber: '9X-9999', sku: 'CAT-9X-9999', name: 'Temp 9X-9999' }]);
+    await a.rebuild(batches(fixtureProducts().slice(0, 3)));
+    expect(await a.size()).toBe(3);
+    expect(await top(a, '9X-9999')).toEqual([]);
+    await a.close();
+    expect(existsSync(path.join(dir, 'search-index.bin'))).toBe(true);
+    const b = await EmbeddedSearchIndex.open(dir);
+    expect(await b.size()).toBe(3);
+  });
+});
