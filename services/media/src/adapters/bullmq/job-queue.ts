@@ -35,15 +35,17 @@ export function createBullJobQueue(opts: BullQueueOptions): JobQueue {
   const workers = new Set<Worker>();
   const log = opts.logger;
 
-  async function toInfo(job: Job | undefined): Promise<JobInfo | null> {
-    if (!job?.id) return null;
-    const raw = await job.getState();
+  async function toInfo(found: Job | undefined): Promise<JobInfo | null> {
+    if (!found?.id) return null;
+    const raw = await found.getState();
     if (raw === 'unknown') return null;
+    // The job may have finished between reading it and reading its state: read it again for its result.
+    const job = raw === 'completed' || raw === 'failed' ? ((await queue.getJob(found.id)) ?? found) : found;
     const state: JobState =
       raw === 'completed' || raw === 'failed' || raw === 'active' || raw === 'delayed' ? raw : 'waiting';
     const progress = typeof job.progress === 'number' ? job.progress : 0;
     return {
-      id: job.id,
+      id: found.id,
       name: job.name as JobName,
       payload: job.data,
       state,
