@@ -31,5 +31,7 @@ export const AuthConfigSchema = z.object({
   OTP_SEND_LIMIT_PER_EMAIL: positiveInt(5),
   OTP_SEND_LIMIT_PER_CLIENT: positiveInt(20),
   OTP_VERIFY_LIMIT_PER_CLIENT: positiveInt(50),
+  /** Multiplies every limit above (the browser tests send everything from one address). */
+  RATE_LIMIT_MULTIPLIER: positiveInt(1),
 });
 export type AuthConfig = z.infer<typeof AuthConfigSchema>;

@@ -26,7 +26,11 @@ runMain('auth', async () => {
     logger.info({ file }, 'storage: SQLite');
   }
 
-  if (!config.OTP_SECRET) logger.warn('OTP_SECRET not set: a random key is used, so codes sent before a restart stop working');
+  if (!config.OTP_SECRET) {
+    // Fine for one process; replicas sharing MongoDB must share the key or a code sent by one fails on another.
+    const log = config.MONGO_URL ? logger.warn.bind(logger) : logger.info.bind(logger);
+    log('OTP_SECRET not set: codes are keyed per process, so a code sent before a restart stops working');
+  }
   const mailer = createMailer({ SMTP_URL: config.SMTP_URL, MAIL_FROM: config.MAIL_FROM, DATA_DIR: config.DATA_DIR }, logger);
 
   const app = createApp({
@@ -39,9 +43,9 @@ runMain('auth', async () => {
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
     rateLimits: {
       windowMs: config.RATE_LIMIT_WINDOW_MINUTES * 60_000,
-      sendPerEmail: config.OTP_SEND_LIMIT_PER_EMAIL,
-      sendPerClient: config.OTP_SEND_LIMIT_PER_CLIENT,
-      verifyPerClient: config.OTP_VERIFY_LIMIT_PER_CLIENT,
+      sendPerEmail: config.OTP_SEND_LIMIT_PER_EMAIL * config.RATE_LIMIT_MULTIPLIER,
+      sendPerClient: config.OTP_SEND_LIMIT_PER_CLIENT * config.RATE_LIMIT_MULTIPLIER,
+      verifyPerClient: config.OTP_VERIFY_LIMIT_PER_CLIENT * config.RATE_LIMIT_MULTIPLIER,
     },
   });
   logger.info({ admins: config.ADMIN_EMAILS.length, sessionTtlHours: config.SESSION_TTL_HOURS }, 'admin sign-in ready');
