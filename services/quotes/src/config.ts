@@ -24,6 +24,8 @@ export const QuotesConfigSchema = z.object({
   QUOTE_RATE_LIMIT: positiveInt(10),
   CONTACT_RATE_LIMIT: positiveInt(5),
   CAPTCHA_RATE_LIMIT: positiveInt(120),
+  /** Multiplies every limit above (the browser tests and benchmark set it; shared with the auth service). */
+  RATE_LIMIT_MULTIPLIER: positiveInt(1),
   /** First retry delay of an unsent mail; doubles per attempt up to OUTBOX_MAX_DELAY_MS. */
   OUTBOX_BASE_DELAY_MS: positiveInt(2_000),
   OUTBOX_MAX_DELAY_MS: positiveInt(10 * 60_000),

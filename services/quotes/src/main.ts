@@ -34,9 +34,9 @@ runMain('quotes', async () => {
     outbox,
     rateLimits: {
       windowMs: config.RATE_LIMIT_WINDOW_MS,
-      quote: config.QUOTE_RATE_LIMIT,
-      contact: config.CONTACT_RATE_LIMIT,
-      captcha: config.CAPTCHA_RATE_LIMIT,
+      quote: config.QUOTE_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
+      contact: config.CONTACT_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
+      captcha: config.CAPTCHA_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
     },
   });
   const counts = await store.outboxCounts();
