@@ -24,7 +24,8 @@ export function createHttpCatalog(baseUrl: string, serviceToken: string, timeout
       const parsed = ProductFields.parse(body && typeof body === 'object' && 'product' in body ? body.product : body);
       return { ...parsed, imageUrl: parsed.imageUrl ?? '' };
     } catch (err) {
-      if (err instanceof HttpError && err.status === 404) return null;
+      // 400: the catalog refuses the id or SKU as malformed, so no product has it.
+      if (err instanceof HttpError && (err.status === 404 || err.status === 400)) return null;
       throw err;
     }
   };
