@@ -15,7 +15,9 @@ export async function serve(
   opts: { port: number; host?: string; logger: Logger; onClose?: () => Promise<void> | void; handleSignals?: boolean },
 ): Promise<Served> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, opts.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    // HOST lets containers listen on 0.0.0.0 (docker-compose.yml sets it); everything else stays on loopback.
+    const host = opts.host ?? process.env.HOST ?? '127.0.0.1';
+    const s = app.listen(opts.port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000; // longer than the gateway's agent, so the gateway never reuses a closing socket

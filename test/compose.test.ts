@@ -1,0 +1,201 @@
+/**
+ * docker-compose.yml checked against the code without Docker: every build context, Dockerfile,
+ * target and entry point exists; every service's environment parses with that service's own config
+ * schema (so a renamed or newly required variable fails here, not at 3 a.m.); the production
+ * adapters are chosen; healthchecks, named volumes and the nginx routes are in place.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as Compose;
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile?: string; target?: string; args?: Record<string, string> };
+  environment?: Record<string, string | number | boolean | null>;
+  healthcheck?: { test: string[] | string };
+  ports?: string[];
+  volumes?: string[];
+  container_name?: string;
+  depends_on?: Record<string, { condition: string }>;
+}
+interface Compose {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+/** The node services: where their config schema lives and the adapters compose must choose. */
+const NODE_SERVICES: Record<string, { config: string; production: string[] }> = {
+  catalog: { config: 'services/catalog/src/config.ts', production: ['MONGO_URL', 'MEILI_URL', 'MEILI_MASTER_KEY'] },
+  quotes: { config: 'services/quotes/src/config.ts', production: ['MONGO_URL', 'SMTP_URL', 'CATALOG_URL'] },
+  auth: { config: 'services/auth/src/config.ts', production: ['MONGO_URL', 'SMTP_URL', 'ADMIN_EMAILS'] },
+  'media-api': { config: 'services/media/src/config.ts', production: ['REDIS_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'CATALOG_URL'] },
+  'media-worker': { config: 'services/media/src/config.ts', production: ['REDIS_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'CATALOG_URL'] },
+  gateway: { config: 'gateway/src/config.ts', production: ['CATALOG_URL', 'QUOTES_URL', 'AUTH_URL', 'MEDIA_URL', 'PUBLIC_URL'] },
+};
+const BACKING = ['mongo', 'meilisearch', 'redis', 'minio', 'mailpit'];
+/** Read by service-kit itself rather than a service schema. */
+const KIT_ENV = ['HOST'];
+
+/** `${NAME:-default}` becomes its default: compose must come up without an .env file. */
+function interpolate(value: string): string {
+  return value.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (whole, name: string, fallback?: string) => {
+    if (fallback === undefined) throw new Error(`${whole} has no default`);
+    return fallback;
+  });
+}
+
+function envOf(name: string): Record<string, string> {
+  const env = compose.services[name]!.environment ?? {};
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, interpolate(String(v ?? ''))]));
+}
+
+async function schemaOf(file: string): Promise<z.ZodObject> {
+  const mod = (await import(path.join(root, file))) as Record<string, unknown>;
+  const schema = Object.values(mod).find((v): v is z.ZodObject => v instanceof z.ZodObject);
+  if (!schema) throw new Error(`${file} exports no zod object schema`);
+  return schema;
+}
+
+function stagesOf(dockerfile: string): string[] {
+  return [...fs.readFileSync(dockerfile, 'utf8').matchAll(/^FROM\s+\S+\s+AS\s+(\S+)/gim)].map((m) => m[1]!);
+}
+
+describe('docker-compose.yml', () => {
+  it('runs the backing servers, every service and nginx', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      [...BACKING, ...Object.keys(NODE_SERVICES), 'web'].sort(),
+    );
+  });
+
+  it('builds from contexts, Dockerfiles and targets that exist, and starts entry points that exist', () => {
+    for (const [name, svc] of Object.entries(compose.services)) {
+      if (!svc.build) {
+        expect(svc.image, `${name} has an image or a build`).toBeTruthy();
+        continue;
+      }
+      const context = path.resolve(root, svc.build.context);
+      expect(fs.existsSync(context), `${name}: context ${svc.build.context}`).toBe(true);
+      const dockerfile = path.resolve(context, svc.build.dockerfile ?? 'Dockerfile');
+      expect(fs.existsSync(dockerfile), `${name}: ${dockerfile}`).toBe(true);
+      if (svc.build.target) expect(stagesOf(dockerfile), `${name}: target`).toContain(svc.build.target);
+      if (name in NODE_SERVICES) {
+        const entry = svc.build.args?.ENTRY;
+        expect(entry, `${name}: build arg ENTRY`).toBeTruthy();
+        expect(fs.existsSync(path.resolve(context, entry!)), `${name}: entry ${entry}`).toBe(true);
+      }
+    }
+  });
+
+  it('copies only files that exist into the images', () => {
+    const dockerfiles = new Set(
+      Object.values(compose.services)
+        .filter((s) => s.build)
+        .map((s) => path.resolve(root, s.build!.context, s.build!.dockerfile ?? 'Dockerfile')),
+    );
+    for (const file of dockerfiles) {
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/^COPY\s+(?!--from)(.+)$/gm)) {
+        const parts = m[1]!.split(/\s+/).filter((p) => !p.startsWith('--'));
+        for (const src of parts.slice(0, -1)) {
+          const base = src.split('*')[0]!.replace(/\/$/, '');
+          expect(fs.existsSync(path.join(root, base || '.')), `${path.relative(root, file)}: COPY ${src}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("gives every service an environment its own config schema accepts, with every required variable set", async () => {
+    for (const [name, { config }] of Object.entries(NODE_SERVICES)) {
+      const schema = await schemaOf(config);
+      const env = envOf(name);
+      const required = (schema.safeParse({}).error?.issues ?? []).map((i) => String(i.path[0]));
+      for (const key of required) expect(env, `${name} needs ${key}`).toHaveProperty(key);
+      const parsed = schema.safeParse(env);
+      expect(parsed.error?.issues ?? [], `${name}'s environment`).toEqual([]);
+      const known = new Set([...Object.keys(schema.shape), ...KIT_ENV]);
+      for (const key of Object.keys(env)) expect(known.has(key), `${name}: ${key} is not read by ${config}`).toBe(true);
+    }
+  });
+
+  it('chooses the production adapters and listens on all interfaces', () => {
+    for (const [name, { production }] of Object.entries(NODE_SERVICES)) {
+      const env = envOf(name);
+      for (const key of production) expect(env[key], `${name}: ${key}`).toBeTruthy();
+      expect(env.HOST, `${name}: HOST`).toBe('0.0.0.0');
+      expect(env.PORT, `${name}: PORT`).toMatch(/^\d+$/);
+    }
+    expect(envOf('media-api').MEDIA_ROLE).toBe('api');
+    expect(envOf('media-worker').MEDIA_ROLE).toBe('worker');
+  });
+
+  it('shares one service token, and points service URLs at compose services on their ports', () => {
+    const tokens = new Set(Object.keys(NODE_SERVICES).map((n) => envOf(n).SERVICE_TOKEN));
+    expect(tokens.size).toBe(1);
+    for (const name of Object.keys(NODE_SERVICES)) {
+      for (const [key, value] of Object.entries(envOf(name))) {
+        if (!/^(CATALOG|QUOTES|AUTH|MEDIA)_URL$/.test(key)) continue;
+        const url = new URL(value);
+        expect(compose.services, `${name}: ${key}`).toHaveProperty(url.hostname);
+        expect(envOf(url.hostname).PORT, `${name}: ${key} port`).toBe(url.port);
+      }
+    }
+  });
+
+  it('health-checks every container, the node services on /readyz', () => {
+    for (const [name, svc] of Object.entries(compose.services)) {
+      expect(svc.healthcheck?.test, `${name}: healthcheck`).toBeTruthy();
+      if (name in NODE_SERVICES) {
+        expect(JSON.stringify(svc.healthcheck!.test), name).toContain(`:${envOf(name).PORT}/readyz`);
+      }
+    }
+  });
+
+  it('keeps data in declared named volumes', () => {
+    const declared = Object.keys(compose.volumes ?? {});
+    for (const name of ['mongo', 'meilisearch', 'redis', 'minio', 'catalog']) {
+      expect(compose.services[name]!.volumes?.length, `${name} keeps its data`).toBeGreaterThan(0);
+    }
+    for (const [name, svc] of Object.entries(compose.services)) {
+      for (const v of svc.volumes ?? []) {
+        const source = v.split(':')[0]!;
+        if (!source.startsWith('.') && !source.startsWith('/')) expect(declared, `${name}: volume ${source}`).toContain(source);
+      }
+    }
+  });
+
+  it('lets media-worker scale: same image as media-api, no container name, no host port', () => {
+    const worker = compose.services['media-worker']!;
+    const api = compose.services['media-api']!;
+    expect(worker.container_name).toBeUndefined();
+    expect(worker.ports).toBeUndefined();
+    expect(worker.image).toBe(api.image);
+    expect(worker.build?.args?.ENTRY).toBe(api.build?.args?.ENTRY);
+  });
+
+  it('publishes only nginx and the mail UI', () => {
+    const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([n]) => n);
+    expect(published.sort()).toEqual(['mailpit', 'web']);
+  });
+});
+
+describe('infra/nginx/default.conf', () => {
+  const conf = fs.readFileSync(path.join(root, 'infra/nginx/default.conf'), 'utf8');
+
+  it('sends the API, media, sitemaps and robots.txt to the gateway on its compose port', () => {
+    expect(conf).toContain(`server gateway:${envOf('gateway').PORT};`);
+    for (const location of ['location /api/', 'location /media/', 'sitemap[^/]*\\.xml|robots\\.txt']) {
+      expect(conf).toContain(location);
+    }
+    expect(conf.match(/proxy_pass http:\/\/gateway;/g)?.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('falls back to the app shell for page paths when the gateway is down', () => {
+    expect(conf).toMatch(/error_page 502 503 504 = @spa;/);
+    expect(conf).toMatch(/try_files \/index\.html/);
+  });
+});
