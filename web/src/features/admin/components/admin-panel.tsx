@@ -22,7 +22,6 @@ export function AdminPanel() {
       <header className="bg-ink text-white">
         <div className="container-page flex h-16 items-center justify-between gap-4">
           <div className="flex items-center gap-3">
-            <span className="hazard-stripe hidden h-8 w-2 rounded-sm sm:block" aria-hidden="true" />
             <h1 className="font-display text-2xl font-bold uppercase tracking-wide">Admin Panel</h1>
           </div>
           <div className="flex items-center gap-3">
