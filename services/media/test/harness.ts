@@ -136,7 +136,7 @@ export async function zipWithRawName(entries: [string, Buffer][], evilName: stri
 export async function post(url: string, form: FormData): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { method: 'POST', body: form });
   const text = await res.text();
-  let body: unknown = text;
+  let body: any = text;
   try {
     body = JSON.parse(text);
   } catch {
@@ -151,7 +151,7 @@ export const fileOf = (data: Buffer, name: string, type = 'application/octet-str
 export async function waitForJob(media: MediaUnderTest, id: string): Promise<any> {
   for (;;) {
     const res = await fetch(`${media.url}/api/admin/media-jobs/${id}`);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     if (res.status !== 200) throw new Error(`status call answered ${res.status}: ${JSON.stringify(body)}`);
     if (['completed', 'completed_with_errors', 'failed'].includes(body.state)) return body;
     await new Promise((r) => setTimeout(r, 50));

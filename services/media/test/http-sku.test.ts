@@ -23,7 +23,7 @@ const processSkus = async (body: unknown) => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 };
 const url480 = (b: Buffer) => `/media/products/${sha256Prefix(b)}-480.webp`;
 

@@ -127,7 +127,7 @@ describe('POST /api/admin/products/{id}/upload-image', () => {
       body: '{}',
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toMatch(/multipart/);
+    expect(((await res.json()) as { message: string }).message).toMatch(/multipart/);
   });
 
   it('leaves no temp files behind', async () => {
