@@ -166,9 +166,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     SERVICE_TOKEN: serviceToken(dataDir),
-    LOG_LEVEL: opts.quiet ? 'warn' : 'info',
-    ADMIN_EMAILS: DEFAULT_ADMIN_EMAIL,
-    PUBLIC_URL: `http://localhost:${gatewayPort}`,
+    // The person's own environment wins over these defaults; opts.env wins over both.
+    LOG_LEVEL: opts.quiet ? 'warn' : process.env.LOG_LEVEL || 'info',
+    ADMIN_EMAILS: process.env.ADMIN_EMAILS || DEFAULT_ADMIN_EMAIL,
+    PUBLIC_URL: process.env.PUBLIC_URL || `http://localhost:${gatewayPort}`,
     CATALOG_URL: serviceUrls.catalog!,
     QUOTES_URL: serviceUrls.quotes!,
     AUTH_URL: serviceUrls.auth!,
