@@ -1,0 +1,237 @@
+/**
+ * Catalogue reads through the gateway at 500,000 products: a category page, a category + brand
+ * page, a brand page, gallery pages and product pages, each for 10 s at 50 connections
+ * (BENCH_CATALOG_SECONDS / _CONNECTIONS / _PRODUCTS to change). Every request asks for a
+ * different page or product, so no single cached row answers them all. Prints p50/p95/p99 and
+ * requests per second as a markdown table; the goal is p95 under 20 ms on a two-core machine.
+ *
+ * The catalogue is seeded once into data/bench-500k by `seed-cli` (timed; the time is kept in
+ * seed-timing.json and printed on later runs) and reused.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+// @ts-expect-error -- autocannon ships no type declarations (and @types/autocannon is not installed)
+import autocannonUntyped from 'autocannon';
+import type { Subcategory } from '@forgeline/contracts/products';
+import { DEFAULT_SEED, stableUuid } from '../../services/catalog/src/seed/generate.ts';
+import { repoRoot, startStack } from '../lib/stack.ts';
+
+interface AutocannonRequest {
+  path?: string;
+  [key: string]: unknown;
+}
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: Array<{ setupRequest: (req: AutocannonRequest) => AutocannonRequest; onResponse: (status: number) => void }>;
+}) => Promise<{ requests: { total: number; average: number }; errors: number; timeouts: number }> & {
+  on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
+const autocannon = autocannonUntyped as Autocannon;
+
+const products = Number(process.env.BENCH_CATALOG_PRODUCTS ?? 500_000);
+const seconds = Number(process.env.BENCH_CATALOG_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CATALOG_CONNECTIONS ?? 50);
+/** Pages a visitor plausibly reaches by clicking: 1 to this (deep pages get their own row). */
+const SHALLOW_PAGES = 20;
+const label = products % 1000 === 0 ? `${products / 1000}k` : String(products);
+const dataDir = path.join(repoRoot, 'data', `bench-${label}`);
+const timingFile = path.join(dataDir, 'seed-timing.json');
+
+interface SeedTiming {
+  products: number;
+  seconds: number;
+  writeSeconds?: number;
+  indexSeconds?: number;
+  at: string;
+}
+
+/** Seed once; a folder without the timing file is a half-made seed and is made again. */
+async function ensureSeeded(): Promise<SeedTiming & { cached: boolean }> {
+  if (fs.existsSync(timingFile)) {
+    const t = JSON.parse(fs.readFileSync(timingFile, 'utf8')) as SeedTiming;
+    if (t.products === products) return { ...t, cached: true };
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  console.log(`Seeding ${products.toLocaleString('en-US')} products into ${path.relative(repoRoot, dataDir)} (once; later runs reuse it)...`);
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/seed-cli.ts', '--products', String(products)], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let summary: { writeSeconds?: number; indexSeconds?: number } = {};
+  let buffered = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      try {
+        const rec = JSON.parse(line) as { msg?: string; writeSeconds?: number; indexSeconds?: number };
+        if (rec.msg?.startsWith('products written') || rec.msg?.startsWith('search index')) console.log(`  ${rec.msg}`);
+        if (rec.writeSeconds !== undefined) summary = rec;
+      } catch {
+        console.log(`  ${line}`);
+      }
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`seed-cli exited with ${code}`);
+  const timing: SeedTiming = {
+    products,
+    seconds: (performance.now() - started) / 1000,
+    writeSeconds: summary.writeSeconds,
+    indexSeconds: summary.indexSeconds,
+    at: new Date().toISOString(),
+  };
+  fs.writeFileSync(timingFile, JSON.stringify(timing, null, 2));
+  return { ...timing, cached: false };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const randInt = (n: number) => Math.floor(Math.random() * n);
+const pick = <T>(xs: T[]): T => xs[randInt(xs.length)]!;
+
+interface Scenario {
+  name: string;
+  note: string;
+  nextPath: () => string;
+}
+
+interface Row {
+  scenario: Scenario;
+  example: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  bad: string;
+}
+
+async function measure(base: string, scenario: Scenario): Promise<Row> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const example = scenario.nextPath();
+  const instance = autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, path: scenario.nextPath() }),
+        onResponse: (status) => void statuses.set(status, (statuses.get(status) ?? 0) + 1),
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  const bad = [...statuses.entries()].filter(([s]) => s !== 200).map(([s, n]) => `${s}: ${n}`);
+  if (result.errors + result.timeouts) bad.push(`errors/timeouts: ${result.errors + result.timeouts}`);
+  return {
+    scenario,
+    example,
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? NaN,
+    bad: bad.join(', ') || 'none',
+  };
+}
+
+const seed = await ensureSeeded();
+const stack = await startStack({ dataDir, port: 0, quiet: true, env: { LOG_LEVEL: 'warn' } });
+let failed = false;
+try {
+  const subs = (await (await fetch(`${stack.url}/api/subcategories`)).json()) as Subcategory[];
+  if (!Array.isArray(subs) || subs.length === 0) throw new Error('the catalogue has no subcategories');
+  const categories = new Map<string, number>();
+  const brands = new Map<string, number>();
+  for (const s of subs) {
+    categories.set(s.categorySlug, (categories.get(s.categorySlug) ?? 0) + s.productCount);
+    brands.set(s.brandSlug, (brands.get(s.brandSlug) ?? 0) + s.productCount);
+  }
+  const categoryList = [...categories.entries()];
+  const brandList = [...brands.entries()];
+  const page = (total: number, perPage: number, maxPage = SHALLOW_PAGES) => 1 + randInt(Math.max(1, Math.min(maxPage, Math.ceil(total / perPage))));
+
+  const scenarios: Scenario[] = [
+    {
+      name: 'category page',
+      note: `/api/products?category=…&limit=75, any of ${categoryList.length} categories, pages 1-${SHALLOW_PAGES}`,
+      nextPath: () => {
+        const [slug, total] = pick(categoryList);
+        return `/api/products?category=${slug}&limit=75&offset=${(page(total, 75) - 1) * 75}`;
+      },
+    },
+    {
+      name: 'category + brand page',
+      note: `/api/products?category=…&brand=…&limit=75, any of ${subs.length} pairs, pages 1-${SHALLOW_PAGES}`,
+      nextPath: () => {
+        const s = pick(subs);
+        return `/api/products?category=${s.categorySlug}&brand=${s.brandSlug}&limit=75&offset=${(page(s.productCount, 75) - 1) * 75}`;
+      },
+    },
+    {
+      name: 'brand page',
+      note: `/api/brands/…/products?page=…&limit=75, any of ${brandList.length} brands, pages 1-${SHALLOW_PAGES}`,
+      nextPath: () => {
+        const [slug, total] = pick(brandList);
+        return `/api/brands/${slug}/products?page=${page(total, 75)}&limit=75`;
+      },
+    },
+    {
+      name: 'gallery page',
+      note: `/api/catalog/products?limit=48&offset=…, pages 1-${SHALLOW_PAGES}`,
+      nextPath: () => `/api/catalog/products?limit=48&offset=${(page(products, 48) - 1) * 48}`,
+    },
+    {
+      name: 'gallery, any page',
+      note: `as above, any of ${Math.ceil(products / 48).toLocaleString('en-US')} pages (the page-number box allows it)`,
+      nextPath: () => `/api/catalog/products?limit=48&offset=${(page(products, 48, Infinity) - 1) * 48}`,
+    },
+    {
+      name: 'product page',
+      note: `/api/products/{id}, any of the ${products.toLocaleString('en-US')} products`,
+      nextPath: () => `/api/products/${stableUuid(`forgeline-product:${DEFAULT_SEED}:${randInt(products)}`)}`,
+    },
+  ];
+
+  // Sanity: every scenario answers 200 before it is measured.
+  for (const s of scenarios) {
+    const p = s.nextPath();
+    const r = await fetch(stack.url + p);
+    if (!r.ok) throw new Error(`${s.name}: ${p} answered ${r.status}: ${await r.text()}`);
+  }
+
+  const rows: Row[] = [];
+  for (const s of scenarios) rows.push(await measure(stack.url, s));
+
+  console.log(
+    `\nSeed: ${products.toLocaleString('en-US')} products in ${fmt(seed.seconds)} s` +
+      (seed.writeSeconds !== undefined ? ` (write ${fmt(seed.writeSeconds)} s, search index ${fmt(seed.indexSeconds ?? NaN)} s)` : '') +
+      `${seed.cached ? `, measured ${seed.at} (cached catalogue reused)` : ''}.\n`,
+  );
+  console.log(`GET through the gateway, ${connections} connections, ${seconds} s each; SQLite + embedded search (goal: p95 < 20 ms)\n`);
+  console.log('| read | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | non-200 | what is asked |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.scenario.name} | ${r.requests.toLocaleString('en-US')} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.bad} | ${r.scenario.note} |`,
+    );
+    if (r.bad !== 'none') failed = true;
+  }
+} finally {
+  await stack.stop();
+}
+process.exit(failed ? 1 : 0);
