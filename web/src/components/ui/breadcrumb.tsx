@@ -10,10 +10,10 @@ export interface Crumb {
 /** Breadcrumb trail; the last crumb is the current page. */
 export function Breadcrumb({ items, tone = 'dark' }: { items: Crumb[]; tone?: 'dark' | 'light' }) {
   return (
-    <nav aria-label="Breadcrumb" className={cn('text-sm', tone === 'dark' ? 'text-zinc-400' : 'text-steel')}>
+    <nav aria-label="Breadcrumb" className={cn('min-w-0 max-w-full text-sm', tone === 'dark' ? 'text-zinc-400' : 'text-steel')}>
       <ol className="flex flex-wrap items-center gap-1.5">
         {items.map((c, i) => (
-          <li key={`${c.label}-${i}`} className="flex min-w-0 items-center gap-1.5">
+          <li key={`${c.label}-${i}`} className="flex min-w-0 max-w-full items-center gap-1.5">
             {i > 0 ? <ChevronRight className="size-3.5 shrink-0" aria-hidden="true" /> : null}
             {c.to && i < items.length - 1 ? (
               <Link to={c.to} className={tone === 'dark' ? 'hover:text-safety' : 'hover:text-ink hover:underline'}>

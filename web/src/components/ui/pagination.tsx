@@ -4,7 +4,7 @@ import { cn } from '../../lib/cn.ts';
 import { clampPage, pageItems } from '../../lib/pagination.ts';
 
 const cell =
-  'inline-flex h-10 min-w-10 items-center justify-center rounded-md border px-3 text-sm font-semibold transition-colors disabled:pointer-events-none disabled:opacity-40';
+  'inline-flex h-10 min-w-10 items-center justify-center rounded-md border px-2.5 text-sm font-semibold transition-colors disabled:pointer-events-none disabled:opacity-40';
 const idle = 'border-zinc-300 bg-white text-ink hover:border-ink';
 const active = 'border-ink bg-ink text-safety';
 
@@ -85,13 +85,15 @@ export function PageInputPagination({
         <ChevronLeft className="size-4" aria-hidden="true" />
       </button>
       <form
-        className="flex items-center gap-2 px-1 text-sm text-steel"
+        className="flex items-center gap-1.5 px-0.5 text-sm text-steel sm:gap-2 sm:px-1"
         onSubmit={(e) => {
           e.preventDefault();
           commit();
         }}
       >
-        <label htmlFor={inputId}>Page</label>
+        <label htmlFor={inputId} className="sr-only sm:not-sr-only">
+          Page
+        </label>
         <input
           id={inputId}
           type="number"
@@ -106,7 +108,7 @@ export function PageInputPagination({
             if (Number.isFinite(n)) setDraft(String(clampPage(n, totalPages)));
           }}
           onBlur={commit}
-          className="h-10 w-20 rounded-md border border-zinc-300 bg-white px-2 text-center font-semibold text-ink"
+          className="h-10 w-16 rounded-md border sm:w-20 border-zinc-300 bg-white px-2 text-center font-semibold text-ink"
         />
         <span>
           of <span className="font-semibold text-ink">{totalPages}</span>

@@ -1,7 +1,7 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath, titleFromSlug } from '@forgeline/contracts/slug';
 import { productDetailsText, productQuoteText, WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { Home, Info, MessageCircle, PackageSearch, Search, TriangleAlert } from 'lucide-react';
+import { FileText, Home, MessageCircle, PackageSearch, Search, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ProductImage } from '../../../components/product/product-image.tsx';
@@ -41,12 +41,12 @@ function BrandProductCard({ product, priority }: { product: ProductSummary; prio
           SKU: <span className="font-mono text-ink">{product.sku}</span>
         </p>
         <p className="text-xs text-steel">{product.category}</p>
-        <div className="mt-auto grid grid-cols-2 gap-2 pt-4">
+        <div className="mt-auto grid grid-cols-1 gap-2 pt-4 sm:grid-cols-2">
           <ExternalButtonLink href={whatsappLink(productQuoteText(product), site.whatsappNumber)} variant="primary" size="sm" aria-label={`Quote: ${product.name}`}>
             <MessageCircle className="size-4" aria-hidden="true" /> Quote
           </ExternalButtonLink>
           <ExternalButtonLink href={whatsappLink(productDetailsText(product), site.whatsappNumber)} variant="outline" size="sm" aria-label={`Details: ${product.name}`}>
-            <Info className="size-4" aria-hidden="true" /> Details
+            <FileText className="size-4" aria-hidden="true" /> Details
           </ExternalButtonLink>
         </div>
       </div>

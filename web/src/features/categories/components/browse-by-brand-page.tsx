@@ -80,8 +80,8 @@ export default function BrowseByBrandPage() {
                 { icon: Boxes, label: 'Total Products', value: stats.products },
                 { icon: Layers, label: 'Categories', value: stats.categories },
               ].map((s) => (
-                <div key={s.label} className="flex flex-col-reverse rounded-lg border border-zinc-200 bg-white p-4 sm:p-6">
-                  <dt className="mt-1 text-xs font-bold uppercase tracking-wider text-steel sm:text-sm">{s.label}</dt>
+                <div key={s.label} className="flex flex-col-reverse rounded-lg border border-zinc-200 bg-white p-3 sm:p-6">
+                  <dt className="mt-1 text-[11px] font-bold uppercase text-steel sm:text-sm sm:tracking-wider">{s.label}</dt>
                   <dd className="flex items-center gap-2 font-display text-2xl font-extrabold text-ink sm:text-4xl">
                     <s.icon className="hidden size-7 text-safety-deep sm:block" aria-hidden="true" />
                     {fmt.format(s.value)}

@@ -22,7 +22,7 @@ export function HeroSlideView({ slide, priority = false }: { slide: HeroSlide; p
         decoding={priority ? 'sync' : 'async'}
         className="absolute inset-0 -z-10 size-full object-cover"
       />
-      <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink via-ink/85 to-ink/30" aria-hidden="true" />
+      <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink/90 via-ink/60 to-ink/30 sm:bg-gradient-to-r sm:from-ink sm:via-ink/75 sm:to-ink/10" aria-hidden="true" />
       <div className="container-page py-14">
         <div className="max-w-2xl">
           <p className="inline-flex items-center gap-2 rounded-sm bg-safety px-3 py-1 text-xs font-extrabold uppercase tracking-[0.18em] text-ink">

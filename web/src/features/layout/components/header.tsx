@@ -49,10 +49,10 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
             href={chat}
             target="_blank"
             rel="noopener noreferrer"
-            className="inline-flex h-10 items-center gap-2 rounded-md bg-safety px-3 text-sm font-bold text-ink hover:bg-safety-hover sm:px-4"
+            className="inline-flex h-10 items-center gap-2 rounded-md bg-safety px-2.5 text-sm font-bold text-ink hover:bg-safety-hover sm:px-4"
           >
-            <MessageCircle className="size-4" aria-hidden="true" />
-            Chat Now
+            <MessageCircle className="size-5 sm:size-4" aria-hidden="true" />
+            <span className="sr-only sm:not-sr-only">Chat Now</span>
           </a>
           <button
             type="button"

@@ -103,7 +103,7 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
             </span>
           </div>
 
-          <h1 className="mt-4 font-display text-3xl font-extrabold uppercase leading-tight text-ink sm:text-4xl">{product.name}</h1>
+          <h1 className="mt-4 font-display text-2xl font-extrabold uppercase leading-tight text-ink sm:text-3xl xl:text-4xl">{product.name}</h1>
 
           <dl className="mt-5 grid grid-cols-2 gap-3 text-sm">
             <div className="rounded-md border border-zinc-200 bg-white p-3">

@@ -3,7 +3,7 @@ import { Star } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 
 const trigger =
-  'h-12 flex-1 border-b-2 border-transparent px-4 text-sm font-bold uppercase tracking-wider text-steel hover:text-ink data-[state=active]:border-safety data-[state=active]:text-ink sm:flex-none';
+  'h-12 flex-1 border-b-2 border-transparent px-2 text-xs font-bold sm:px-4 sm:text-sm uppercase tracking-wider text-steel hover:text-ink data-[state=active]:border-safety data-[state=active]:text-ink sm:flex-none';
 
 /** Description / Specs / Reviews: fixed marketing text (spec section 2), with the product's own table when it has one. */
 export function ProductTabs({ product }: { product: Product }) {

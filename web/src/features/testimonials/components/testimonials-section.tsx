@@ -4,6 +4,8 @@ import { useFeaturedTestimonials } from '../api/get-testimonials.ts';
 
 /** Used when a testimonial has no photo (spec section 3). */
 const DEFAULT_PHOTO = '/images/customer-default.svg';
+/** Two full rows on desktop; the rest would only push the page down. */
+const MAX_CARDS = 6;
 
 /** Spec section 4: 'Loading testimonials...', hidden silently on error or when empty, else the cards. */
 export function TestimonialsSection() {
@@ -31,7 +33,7 @@ export function TestimonialsSection() {
           </p>
         ) : (
           <ul className="mt-10 grid grid-cols-1 gap-5 md:grid-cols-2 lg:grid-cols-3">
-            {data.map((t) => (
+            {data.slice(0, MAX_CARDS).map((t) => (
               <li key={t.id} className="relative flex flex-col rounded-lg border border-zinc-200 bg-paper p-6">
                 <Quote className="absolute right-5 top-5 size-8 text-zinc-300" aria-hidden="true" />
                 <div className="flex gap-0.5 text-safety-deep" role="img" aria-label="Rated 5 out of 5">

@@ -1,0 +1,312 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * The storefront's data-driven screens against the running stack (spec sections 2, 4, 5): headings of every route,
+ * pagination kept in ?page=, the header search combobox, the gallery's page input, the product page, the phone menu.
+ * Test data comes from the API at run time, so the tests hold for any seeded catalogue.
+ */
+
+interface Summary {
+  id: string;
+  name: string;
+  slug: string;
+  category: string;
+  brandName: string;
+}
+interface ListResponse {
+  products: Summary[];
+  pagination: { totalProducts: number; totalPages: number };
+}
+interface Subcategory {
+  brand: string;
+  category: string;
+  brandSlug: string;
+  categorySlug: string;
+  productCount: number;
+}
+
+async function getJson<T>(request: APIRequestContext, path: string): Promise<T> {
+  const res = await request.get(path);
+  expect(res.ok(), `${path} answered ${res.status()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** The category with the most products (more than one page of 75 in any seeded catalogue worth testing). */
+async function biggestCategory(request: APIRequestContext) {
+  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
+  const totals = new Map<string, { slug: string; name: string; count: number }>();
+  for (const s of subs) {
+    const t = totals.get(s.categorySlug) ?? { slug: s.categorySlug, name: s.category, count: 0 };
+    t.count += s.productCount;
+    totals.set(s.categorySlug, t);
+  }
+  const best = [...totals.values()].sort((a, b) => b.count - a.count)[0];
+  expect(best, 'the seeded catalogue has categories').toBeTruthy();
+  const sub = [...subs].sort((a, b) => b.productCount - a.productCount)[0]!;
+  return { category: best!, sub };
+}
+
+const headerSearch = (page: Page) => page.getByRole('combobox', { name: /search parts/i });
+
+test.describe('every route renders its heading', () => {
+  test('home shows the hero, sections in order and the statistics', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Forgeline Parts/);
+    await expect(page.getByRole('link', { name: 'Contact Us' }).first()).toHaveAttribute('href', '/contact');
+    await expect(page.getByRole('link', { name: 'Browse Parts' }).first()).toHaveAttribute('href', '/categories');
+    await expect(page.getByText('500,000+ Parts in Stock').first()).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Premium Industrial Equipment Parts' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Empowering Global Businesses' })).toBeVisible();
+    for (const label of ['Clients Globally', 'Shipments Delivered', 'Products', 'Countries Served']) {
+      await expect(page.locator('#stats-heading ~ dl dt', { hasText: label })).toBeVisible();
+    }
+    await expect(page.getByRole('heading', { name: 'What Our Clients Say' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Explore Our Products' })).toHaveAttribute('href', '/catalog');
+    await expect(page.getByText('#1 Parts Store')).toBeVisible();
+  });
+
+  test('/categories, /catalog, a category, a category with brand, a brand page', async ({ page, request }) => {
+    const { category, sub } = await biggestCategory(request);
+
+    await page.goto('/categories');
+    await expect(page.getByRole('heading', { level: 1, name: 'Browse by Brand' })).toBeVisible();
+    await expect(page.getByPlaceholder('Search brands...')).toBeVisible();
+    await expect(page.getByRole('link', { name: /^View Parts/ }).first()).toBeVisible();
+    await page.getByPlaceholder('Search brands...').fill('no-such-brand-anywhere');
+    await expect(page.getByRole('heading', { name: 'No categories found' })).toBeVisible();
+
+    await page.goto('/catalog');
+    await expect(page.getByRole('heading', { level: 1, name: 'Industrial Parts Image Gallery' })).toBeVisible();
+
+    await page.goto(`/category/${category.slug}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(category.name, { ignoreCase: true });
+    await expect(page).toHaveTitle(new RegExp(`Page 1 of \\d+`));
+
+    await page.goto(`/category/${sub.categorySlug}/${sub.brandSlug}`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(sub.category, { ignoreCase: true });
+    await expect(page.getByRole('link', { name: /Request Quote/ })).toHaveAttribute('href', /^https:\/\/wa\.me\/\d+\?text=/);
+
+    await page.goto(`/brands-available/${sub.brandSlug}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/ Parts$/);
+    await expect(page.getByText(/^Showing \d+ of/)).toBeVisible();
+  });
+
+  test('product, invalid product URL, unknown product and error states', async ({ page, request }) => {
+    const { products } = await getJson<ListResponse>(request, '/api/catalog/products?limit=1');
+    const p = products[0]!;
+    await page.goto(`/products/${p.id}/${p.slug}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(p.name);
+    await expect(page.getByRole('tab', { name: 'Description' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Reviews' }).click();
+    await expect(page.getByText('9.8/10')).toBeVisible();
+
+    await page.goto('/products');
+    await expect(page.getByRole('heading', { level: 1, name: 'Invalid Product URL' })).toBeVisible();
+    await expect(page.getByText('Please use a valid product URL format.')).toBeVisible();
+
+    await page.goto('/products/00000000-0000-0000-0000-000000000000/nothing');
+    await expect(page.getByRole('heading', { level: 1, name: 'Product Not Found' })).toBeVisible();
+
+    await page.goto('/category/no-such-category-here');
+    await expect(page.getByRole('heading', { level: 1, name: /Category Not Found|No Such Category Here/ })).toBeVisible();
+
+    await page.goto('/brands-available/no-such-brand-here');
+    await expect(page.getByRole('heading', { level: 1, name: 'Brand Not Found' })).toBeVisible();
+  });
+
+  test('an unknown path shows Page Not Found', async ({ page }) => {
+    await page.goto('/this/path/does-not-exist');
+    await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+  });
+
+  test('static pages and the admin panel render a heading inside the app', async ({ page }) => {
+    for (const path of ['/about', '/faq', '/contact', '/privacy', '/refund-policy', '/shipping-policy', '/disclaimer', '/admin']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading').first(), path).toBeVisible();
+    }
+  });
+});
+
+test('category pagination moves and keeps ?page= in the address', async ({ page, request }) => {
+  const { category } = await biggestCategory(request);
+  test.skip(category.count <= 75, `the seeded catalogue's biggest category has ${category.count} products, one page only`);
+  await page.goto(`/category/${category.slug}`);
+  const top = page.getByRole('navigation', { name: /pagination/i }).first();
+  await top.getByRole('button', { name: 'Page 2' }).click();
+  await expect(page).toHaveURL(/[?&]page=2\b/);
+  await expect(page.getByText(/Page 2 of \d+/).first()).toBeVisible();
+  await expect(top.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(page).toHaveTitle(/Page 2 of \d+/);
+
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Page 2' }).first()).toHaveAttribute('aria-current', 'page');
+
+  await page.getByRole('navigation', { name: /pagination/i }).last().getByRole('button', { name: /Previous/ }).click();
+  await expect(page).toHaveURL(/[?&]page=1\b/);
+  await page.getByRole('navigation', { name: /pagination/i }).first().getByRole('button', { name: /Next/ }).click();
+  await expect(page).toHaveURL(/[?&]page=2\b/);
+});
+
+test('brand page pagination keeps ?page=', async ({ page, request }) => {
+  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
+  const byBrand = new Map<string, number>();
+  for (const s of subs) byBrand.set(s.brandSlug, (byBrand.get(s.brandSlug) ?? 0) + s.productCount);
+  const [brandSlug, count] = [...byBrand.entries()].sort((a, b) => b[1] - a[1])[0]!;
+  test.skip(count <= 75, `the biggest brand has ${count} products, one page only`);
+  await page.goto(`/brands-available/${brandSlug}?page=2`);
+  await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await page.getByRole('button', { name: 'Page 1' }).click();
+  await expect(page).toHaveURL(/[?&]page=1\b/);
+});
+
+test('gallery page input accepts only 1 to the last page', async ({ page }) => {
+  await page.goto('/catalog');
+  const nav = page.getByRole('navigation', { name: 'Gallery pagination' }).first();
+  const input = nav.getByRole('spinbutton', { name: 'Page' });
+  await expect(input).toHaveValue('1');
+  const last = Number(await input.getAttribute('max'));
+  test.skip(last < 2, 'the gallery has a single page');
+
+  await input.fill(String(last + 50));
+  await expect(input).toHaveValue(String(last));
+  await input.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]page=${last}\\b`));
+  await expect(nav.getByRole('button', { name: 'Next page' })).toBeDisabled();
+
+  await input.fill('0');
+  await expect(input).toHaveValue('1');
+  await input.press('Enter');
+  await expect(page).toHaveURL(/[?&]page=1\b/);
+  await expect(nav.getByRole('button', { name: 'First page' })).toBeDisabled();
+
+  await nav.getByRole('button', { name: 'Last page' }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]page=${last}\\b`));
+  await nav.getByRole('button', { name: 'Previous page' }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]page=${last - 1}\\b`));
+});
+
+test('gallery search goes back to page 1 and offers Clear Search when empty', async ({ page }) => {
+  await page.goto('/catalog?page=3');
+  await page.getByLabel('Search the gallery').fill('qqqxxzzy-nothing-matches');
+  await expect(page.getByRole('heading', { name: 'No Products Found' })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]page=1\b/);
+  await page.getByRole('button', { name: 'Clear Search', exact: true }).click();
+  await expect(page.getByLabel('Search the gallery')).toHaveValue('');
+  await expect(page.getByRole('navigation', { name: 'Gallery pagination' }).first()).toBeVisible();
+});
+
+test.describe('header search dropdown', () => {
+  test('needs two characters, highlights the first hit and cycles with the arrow keys', async ({ page }) => {
+    await page.goto('/');
+    const box = headerSearch(page);
+    await box.fill('f');
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+
+    await box.fill('filter');
+    await expect(box).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByText(/^\d+ results? found$/)).toBeVisible();
+    const options = page.getByRole('option');
+    await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+    const n = await options.count();
+    expect(n).toBeGreaterThan(1);
+    await expect(options.first().locator('mark').first()).toBeVisible();
+    await expect(options.first()).toContainText('Part #');
+
+    await box.press('ArrowDown');
+    await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+    await expect(box).toHaveAttribute('aria-activedescendant', (await options.nth(1).getAttribute('id'))!);
+    await box.press('ArrowUp');
+    await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+    await box.press('ArrowUp');
+    await expect(options.nth(n - 1)).toHaveAttribute('aria-selected', 'true');
+    await box.press('ArrowDown');
+    await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+
+    await box.press('Escape');
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+    await expect(box).toHaveValue('filter');
+
+    await box.press('ArrowDown'); // reopens
+    await expect(page.getByRole('listbox')).toBeVisible();
+    await page.getByRole('heading', { name: 'Premium Industrial Equipment Parts' }).click();
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+
+    await box.click();
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await expect(box).toHaveValue('');
+  });
+
+  test('Enter opens the highlighted result: the product page from a search result', async ({ page }) => {
+    await page.goto('/catalog');
+    const box = headerSearch(page);
+    await box.fill('filter');
+    const second = page.getByRole('option').nth(1);
+    await expect(page.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    await box.press('ArrowDown');
+    await expect(second).toHaveAttribute('aria-selected', 'true');
+    const name = (await second.locator('div').first().textContent())!.trim();
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/products\/[^/]+\/[^/]+$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await expect(page.getByRole('button', { name: 'Get Instant Quote' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Chat on WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/\d+\?text=/);
+    await expect(box).toHaveValue('');
+  });
+
+  test('clicking a result opens it; View all results and Enter without a hit run the full search', async ({ page }) => {
+    await page.goto('/');
+    const box = headerSearch(page);
+    await box.fill('filter');
+    const first = page.getByRole('option').first();
+    const name = (await first.locator('div').first().textContent())!.trim();
+    await first.click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+
+    await box.fill('filter');
+    await page.getByRole('link', { name: 'View all results' }).click();
+    await expect(page).toHaveURL(/\/\?search=filter$/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('filter');
+    await expect(page.getByText(/^\d+ results? found/).first()).toBeVisible();
+
+    await box.fill('qqqxxzzy');
+    await expect(page.getByText('No products found for "qqqxxzzy"')).toBeVisible();
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/\?search=qqqxxzzy$/);
+    await expect(page.getByRole('heading', { name: 'No Products Found' })).toBeVisible();
+
+    await box.fill('   ');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/\?search=qqqxxzzy$/);
+  });
+});
+
+test.describe('at phone width', () => {
+  test.use({ viewport: { width: 360, height: 780 } });
+
+  test('the header menu opens, shows CATEGORIES and closes on navigation', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await toggle.click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(menu).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+    await menu.getByRole('link', { name: 'CATEGORIES' }).click();
+    await expect(page).toHaveURL(/\/categories$/);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'Browse by Brand' })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test('the phone search box works the same way', async ({ page }) => {
+    await page.goto('/');
+    const box = headerSearch(page);
+    await box.fill('filter');
+    await expect(page.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/products\//);
+  });
+});
