@@ -1,0 +1,161 @@
+/**
+ * Quote submissions through the gateway: 30 s at 20 connections (BENCH_QUOTES_SECONDS / _CONNECTIONS to change),
+ * with the rate limits raised for the run. Prints requests per second and latency, then checks that every
+ * accepted request is stored exactly once and that both of its mails reached the dev mailbox.
+ *
+ * The catalogue is seeded once into data/bench-quotes and reused; the quotes data and mailbox start empty each run.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+// @ts-expect-error -- autocannon ships no type declarations (and @types/autocannon is not installed)
+import autocannonUntyped from 'autocannon';
+import Database from 'better-sqlite3';
+import { repoRoot, startStack } from '../lib/stack.ts';
+
+interface AutocannonResult {
+  requests: { total: number; average: number };
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult> & {
+  on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
+const autocannon = autocannonUntyped as Autocannon;
+
+const seconds = Number(process.env.BENCH_QUOTES_SECONDS ?? 30);
+const connections = Number(process.env.BENCH_QUOTES_CONNECTIONS ?? 20);
+const dataDir = path.join(repoRoot, 'data', 'bench-quotes');
+const MESSAGE_DOMAIN = 'forgeline.parts'; // the domain of the default MAIL_FROM
+
+fs.mkdirSync(dataDir, { recursive: true });
+for (const f of fs.readdirSync(dataDir)) if (f.startsWith('quotes.sqlite')) fs.rmSync(path.join(dataDir, f));
+fs.rmSync(path.join(dataDir, 'mail'), { recursive: true, force: true });
+
+const stack = await startStack({
+  dataDir,
+  port: 0,
+  seedProducts: 2_000,
+  quiet: true,
+  // Per-request info logs would measure the log pipe, not the service: warnings only for the run.
+  env: { RATE_LIMIT_MULTIPLIER: '1000000', LOG_LEVEL: 'warn' },
+});
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+let failed = false;
+try {
+  const list = (await (await fetch(`${stack.url}/api/catalog/products?limit=48`)).json()) as { products: { id: string }[] };
+  const productIds = list.products.map((p) => p.id);
+  if (productIds.length === 0) throw new Error('the catalogue is empty');
+
+  const run = randomUUID().slice(0, 8);
+  let seq = 0;
+  const accepted = new Map<string, number>(); // quote id -> times answered (must be 1)
+  const statuses = new Map<number, number>();
+  const latencies: number[] = [];
+
+  const instance = autocannon({
+    url: `${stack.url}/api/quote-requests`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => {
+          const n = ++seq;
+          return {
+            ...req,
+            body: JSON.stringify({
+              productId: productIds[n % productIds.length],
+              customerName: `Bench Buyer ${n}`,
+              customerEmail: `bench-${run}-${n}@example.com`,
+              customerPhone: '+1 312 555 0100',
+              customerCountry: 'United States',
+              quantity: 1 + (n % 50),
+              message: `Benchmark request ${n} of run ${run}. Please quote <urgent> & include shipping.`,
+            }),
+          };
+        },
+        onResponse: (status: number, body: string) => {
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status === 201) {
+            const id = (JSON.parse(body) as { id: string }).id;
+            accepted.set(id, (accepted.get(id) ?? 0) + 1);
+          }
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+  const result = await instance;
+  const loadEnded = Date.now();
+
+  // Wait for the outbox to drain (mail is sent after the response), then verify.
+  const db = new Database(path.join(dataDir, 'quotes.sqlite'), { readonly: true, fileMustExist: true });
+  const pending = () => (db.prepare(`SELECT count(*) AS n FROM outbox WHERE status = 'pending'`).get() as { n: number }).n;
+  const drainDeadline = Date.now() + 10 * 60_000;
+  while (pending() > 0 && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 250));
+  const drainMs = Date.now() - loadEnded;
+
+  const rows = db.prepare('SELECT id, customer_email AS email FROM quote_requests').all() as { id: string; email: string }[];
+  // Requests still in flight when the load stopped were stored, but their answers were not counted: at most one per connection.
+  const inFlight = rows.filter((r) => !accepted.has(r.id)).length;
+  const storedIds = new Map<string, number>();
+  const storedEmails = new Set<string>();
+  for (const r of rows) {
+    storedIds.set(r.id, (storedIds.get(r.id) ?? 0) + 1);
+    storedEmails.add(r.email);
+  }
+  const sentRows = db.prepare(`SELECT ref_id AS ref, count(*) AS n FROM outbox WHERE status = 'sent' GROUP BY ref_id`).all() as { ref: string; n: number }[];
+  const sentByRef = new Map(sentRows.map((r) => [r.ref, r.n]));
+  db.close();
+
+  const files = fs.readdirSync(path.join(dataDir, 'mail')).filter((f) => f.endsWith('.eml'));
+  const fileIds = new Set(files.map((f) => /-([0-9a-f]{16})\.eml$/.exec(f)?.[1]));
+  const shortId = (messageId: string) => createHash('sha256').update(messageId).digest('hex').slice(0, 16);
+
+  const problems: string[] = [];
+  const answeredTwice = [...accepted.values()].filter((n) => n !== 1).length;
+  if (answeredTwice) problems.push(`${answeredTwice} ids answered more than once`);
+  const notStored = [...accepted.keys()].filter((id) => storedIds.get(id) !== 1);
+  if (notStored.length) problems.push(`${notStored.length} accepted requests not stored exactly once`);
+  if (inFlight > connections) problems.push(`${inFlight} rows stored beyond the ${accepted.size} accepted requests (more than ${connections} in flight)`);
+  if (storedEmails.size !== rows.length) problems.push(`${rows.length - storedEmails.size} requests stored twice (same buyer address)`);
+  const missingMail = rows.map((r) => r.id).filter(
+    (id) =>
+      sentByRef.get(id) !== 2 ||
+      !fileIds.has(shortId(`<quote-${id}-buyer@${MESSAGE_DOMAIN}>`)) ||
+      !fileIds.has(shortId(`<quote-${id}-seller@${MESSAGE_DOMAIN}>`)),
+  );
+  if (missingMail.length) problems.push(`${missingMail.length} stored requests without both mails`);
+  if (files.length !== 2 * rows.length) problems.push(`${files.length} .eml files for ${2 * rows.length} expected mails`);
+
+  latencies.sort((a, b) => a - b);
+  const statusText = [...statuses.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}: ${n.toLocaleString('en-US')}`)
+    .join(', ');
+  console.log(`POST /api/quote-requests through the gateway, ${connections} connections, ${seconds} s (rate limits raised; SQLite, dev mailbox)\n`);
+  console.log('| requests | accepted (201) | req/s (mean) | p50 ms | p95 ms | p99 ms | max ms | errors/timeouts | statuses |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log(
+    `| ${result.requests.total.toLocaleString('en-US')} | ${accepted.size.toLocaleString('en-US')} | ${fmt(result.requests.average)} | ` +
+      `${fmt(percentile(latencies, 50))} | ${fmt(percentile(latencies, 95))} | ${fmt(percentile(latencies, 99))} | ${fmt(latencies.at(-1) ?? NaN)} | ` +
+      `${result.errors + result.timeouts} | ${statusText} |`,
+  );
+  console.log('\n| check after the run | result |');
+  console.log('|---|---|');
+  console.log(`| accepted requests stored exactly once | ${notStored.length === 0 && answeredTwice === 0 && storedEmails.size === rows.length ? 'yes' : 'NO'} (${rows.length.toLocaleString('en-US')} rows: ${accepted.size.toLocaleString('en-US')} answered + ${inFlight} in flight at the stop) |`);
+  console.log(`| every stored request has its 2 mails (outbox sent + .eml by Message-ID) | ${missingMail.length === 0 && files.length === 2 * rows.length ? 'yes' : 'NO'} (${files.length.toLocaleString('en-US')} files) |`);
+  console.log(`| outbox drained after the load ended | ${fmt(drainMs / 1000)} s |`);
+  if (problems.length) {
+    failed = true;
+    console.log(`\nFAILED: ${problems.join('; ')}`);
+  }
+} finally {
+  await stack.stop();
+}
+process.exit(failed ? 1 : 0);
