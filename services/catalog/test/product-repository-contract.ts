@@ -157,6 +157,24 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       expect(page.items.map((p) => p.name)).toEqual(many.slice(200).map((p) => p.name));
     });
 
+    it('serves pages in the back half in the same order as from the front', async () => {
+      const many = Array.from({ length: 41 }, (_, i) =>
+        makeProduct({ id: id(2000 + i), name: `Pin ${String(i % 7)}`, sku: `PIN-${i}`, category: 'Pins', brandName: i % 2 ? 'Volvo' : 'Doosan' }),
+      );
+      await repo.upsertMany(many);
+      const expected = [...many].sort(byName).map((p) => p.id);
+      const pages: string[] = [];
+      for (let offset = 0; offset < 41; offset += 6) {
+        const page = await repo.listByCategory({ categorySlug: 'pins', limit: 6, offset });
+        pages.push(...page.items.map((p) => p.id));
+      }
+      expect(pages).toEqual(expected);
+      const last = await repo.listAll({ limit: 4, offset: PRODUCTS.length + 41 - 3 });
+      expect(last.items.map((p) => p.id)).toEqual([...PRODUCTS, ...many].sort(byName).slice(-3).map((p) => p.id));
+      const brandTail = await repo.listByBrand({ brandSlug: 'volvo', limit: 5, offset: 17 });
+      expect(brandTail.items.map((p) => p.id)).toEqual(many.filter((p) => p.brandName === 'Volvo').sort(byName).slice(17).map((p) => p.id));
+    });
+
     it('updates images and keeps the counts', async () => {
       const updated = await repo.updateImages(id(2), { images: ['/media/a.webp', '/media/b.webp'], imageUrl: '/media/a.webp' });
       expect(updated).toMatchObject({ id: id(2), images: ['/media/a.webp', '/media/b.webp'], imageUrl: '/media/a.webp', name: 'Fuel Water Separator' });

@@ -99,3 +99,15 @@ export function summarizeSubcategories(subcategories: Subcategory[]): CatalogTot
   }
   return { subcategories: [...subcategories].sort(compareSubcategories), total, byCategory, byBrand, byPair };
 }
+
+/**
+ * Where to read a page of `limit` rows at `offset` out of `total`: from the front, or, for pages in the back
+ * half, counting from the end in reverse order (the caller puts the rows back in order). Skipping N index
+ * entries costs N, so this makes the last page as cheap as the first. Null when the page is past the end.
+ */
+export function pageWindow(total: number, limit: number, offset: number): { desc: boolean; limit: number; offset: number } | null {
+  if (offset >= total) return null;
+  const take = Math.min(limit, total - offset);
+  if (offset <= total / 2) return { desc: false, limit: take, offset };
+  return { desc: true, limit: take, offset: total - offset - take };
+}

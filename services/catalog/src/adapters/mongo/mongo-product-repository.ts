@@ -5,6 +5,7 @@ import {
   categorySlugOf,
   codeKey,
   codeKeyUpperBound,
+  pageWindow,
   subcategoryId,
   summarizeSubcategories,
   toSubcategory,
@@ -144,6 +145,7 @@ const SUMMARY_PROJECTION = {
   slug: 1,
 } as const;
 const SORT = { name: 1, id: 1 } as const;
+const SORT_DESC = { name: -1, id: -1 } as const;
 
 type SummaryDoc = Pick<ProductDoc, keyof typeof SUMMARY_PROJECTION & keyof ProductDoc>;
 
@@ -403,8 +405,15 @@ export class MongoProductRepository implements ProductRepository {
   }
 
   private async page(filter: Record<string, string>, total: number, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
-    if (total <= q.offset) return { items: [], total };
-    const docs = await this.products.find(filter, SUMMARY_PROJECTION).sort(SORT).skip(q.offset).limit(q.limit).lean<SummaryDoc[]>();
+    const w = pageWindow(total, q.limit, q.offset);
+    if (!w) return { items: [], total };
+    const docs = await this.products
+      .find(filter, SUMMARY_PROJECTION)
+      .sort(w.desc ? SORT_DESC : SORT)
+      .skip(w.offset)
+      .limit(w.limit)
+      .lean<SummaryDoc[]>();
+    if (w.desc) docs.reverse();
     return { items: docs.map(toSummary), total };
   }
 

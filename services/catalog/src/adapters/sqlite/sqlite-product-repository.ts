@@ -7,6 +7,7 @@ import {
   categorySlugOf,
   codeKey,
   codeKeyUpperBound,
+  pageWindow,
   subcategoryId,
   summarizeSubcategories,
   toSubcategory,
@@ -177,11 +178,15 @@ const toTestimonial = (r: TestimonialRow): Testimonial => ({
   createdAt: r.created_at,
 });
 
-/** A page of rows by a covering index, then those rows only (see the note at the top). */
-const pageSql = (where: string) =>
+/**
+ * A page of rows by a covering index, then those rows only (see the note at the top). Pages in the back
+ * half are found walking the index from its end (`desc`), so the last page costs what the first does.
+ */
+const pageSql = (where: string, desc = false) =>
   `SELECT ${SUMMARY_COLUMNS} FROM products WHERE rowid IN (
-     SELECT rowid FROM products ${where} ORDER BY name, id LIMIT @limit OFFSET @offset
+     SELECT rowid FROM products ${where} ORDER BY ${desc ? 'name DESC, id DESC' : 'name, id'} LIMIT @limit OFFSET @offset
    ) ORDER BY name, id`;
+
 
 export class SqliteProductRepository implements ProductRepository {
   private readonly stmt;
@@ -190,15 +195,16 @@ export class SqliteProductRepository implements ProductRepository {
 
   private constructor(private readonly db: Database.Database) {
     const s = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
+    const both = <T>(make: (desc: boolean) => T) => ({ asc: make(false), desc: make(true) });
     this.stmt = {
       byId: s<ProductRow>('SELECT rowid, * FROM products WHERE id = ?'),
       bySku: s<ProductRow>('SELECT rowid, * FROM products WHERE sku = ?'),
       bySkuKey: s<ProductRow>('SELECT rowid, * FROM products WHERE sku_key = ? LIMIT 2'),
       summaries: s<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM products WHERE id IN (SELECT value FROM json_each(?))`),
-      byCategory: s<SummaryRow>(pageSql('WHERE category_slug = @category')),
-      byCategoryBrand: s<SummaryRow>(pageSql('WHERE category_slug = @category AND brand_slug = @brand')),
-      byBrand: s<SummaryRow>(pageSql('WHERE brand_slug = @brand')),
-      all: s<SummaryRow>(pageSql('')),
+      byCategory: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category', desc))),
+      byCategoryBrand: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category AND brand_slug = @brand', desc))),
+      byBrand: both((desc) => s<SummaryRow>(pageSql('WHERE brand_slug = @brand', desc))),
+      all: both((desc) => s<SummaryRow>(pageSql('', desc))),
       byCode: s<SummaryRow>(
         `SELECT ${SUMMARY_COLUMNS} FROM products WHERE rowid IN (
            SELECT rowid FROM products WHERE sku_key >= @key AND sku_key < @end
@@ -243,7 +249,7 @@ export class SqliteProductRepository implements ProductRepository {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-    db.pragma('cache_size = -65536'); // 64 MiB of page cache
+    db.pragma('cache_size = -262144'); // 256 MiB of page cache
     db.pragma('mmap_size = 268435456');
     db.pragma('temp_store = MEMORY');
     db.exec(SCHEMA);
@@ -273,25 +279,32 @@ export class SqliteProductRepository implements ProductRepository {
 
   async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
     const totals = this.currentTotals();
-    const params = { category: q.categorySlug, brand: q.brandSlug, limit: q.limit, offset: q.offset };
+    const params = { category: q.categorySlug, brand: q.brandSlug };
     if (q.brandSlug !== undefined) {
       const total = totals.byPair.get(subcategoryId(q.categorySlug, q.brandSlug)) ?? 0;
-      return { items: total > q.offset ? this.stmt.byCategoryBrand.all(params).map(toSummary) : [], total };
+      return this.page(this.stmt.byCategoryBrand, params, total, q);
     }
-    const total = totals.byCategory.get(q.categorySlug)?.productCount ?? 0;
-    return { items: total > q.offset ? this.stmt.byCategory.all(params).map(toSummary) : [], total };
+    return this.page(this.stmt.byCategory, params, totals.byCategory.get(q.categorySlug)?.productCount ?? 0, q);
   }
 
   async listByBrand(q: { brandSlug: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
     const total = this.currentTotals().byBrand.get(q.brandSlug)?.productCount ?? 0;
-    const items = total > q.offset ? this.stmt.byBrand.all({ brand: q.brandSlug, limit: q.limit, offset: q.offset }).map(toSummary) : [];
-    return { items, total };
+    return this.page(this.stmt.byBrand, { brand: q.brandSlug }, total, q);
   }
 
   async listAll(q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
-    const total = this.currentTotals().total;
-    const items = total > q.offset ? this.stmt.all.all({ limit: q.limit, offset: q.offset }).map(toSummary) : [];
-    return { items, total };
+    return this.page(this.stmt.all, {}, this.currentTotals().total, q);
+  }
+
+  private page(
+    stmts: { asc: Database.Statement<unknown[], SummaryRow>; desc: Database.Statement<unknown[], SummaryRow> },
+    params: Record<string, unknown>,
+    total: number,
+    q: { limit: number; offset: number },
+  ): Page<ProductSummary> {
+    const w = pageWindow(total, q.limit, q.offset);
+    if (!w) return { items: [], total };
+    return { items: stmts[w.desc ? 'desc' : 'asc'].all({ ...params, limit: w.limit, offset: w.offset }).map(toSummary), total };
   }
 
   async findByCode(code: string, limit: number): Promise<ProductSummary[]> {
