@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll } from 'vitest';
+import mongoose from 'mongoose';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
 import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
 import { SqliteQuoteStore } from '../src/adapters/sqlite/sqlite-quote-store.ts';
@@ -30,4 +31,41 @@ describeQuoteStore(
 afterAll(async () => {
   for (const d of dirs) d.remove();
   if (!('skip' in ferret)) await ferret.stop();
+});
+
+describe.skipIf(Boolean(skip))('MongoQuoteStore after a crash inside a save', () => {
+  it('moves the mails of a record stored without its outbox rows into the outbox on the next claim', async () => {
+    if ('skip' in ferret) return;
+    const url = `${ferret.url}/quotes_${randomUUID().replace(/-/g, '')}`;
+    const store = await MongoQuoteStore.connect(url);
+    const conn = await mongoose.createConnection(url).asPromise();
+    try {
+      // What a process leaves behind when it dies after inserting the record and before copying its mails.
+      const mails = [{ id: 'quote-crash-buyer', refId: 'crash', message: { to: 'a@example.com', subject: 's', text: 't' } }];
+      await conn.collection('quote_requests').insertOne({
+        _id: 'crash' as never,
+        productId: 'p',
+        productName: 'P',
+        productSku: 'S',
+        customerName: 'A',
+        customerEmail: 'a@example.com',
+        customerPhone: '',
+        customerCountry: 'X',
+        quantity: 1,
+        message: '',
+        status: 'pending',
+        createdAt: new Date().toISOString(),
+        unqueuedMails: JSON.stringify(mails),
+      });
+      const claimed = await store.claimDueMails(new Date(Date.now() + 1_000), 10, 60_000);
+      expect(claimed.map((m) => m.id)).toEqual(['quote-crash-buyer']);
+      expect(await store.getQuoteRequest('crash')).toMatchObject({ id: 'crash', status: 'pending' });
+      expect((await conn.collection('quote_requests').findOne({ _id: 'crash' as never }))?.unqueuedMails).toBeUndefined();
+      // and not twice
+      expect(await store.listMails('crash')).toHaveLength(1);
+    } finally {
+      await conn.close();
+      await store.close();
+    }
+  });
 });
