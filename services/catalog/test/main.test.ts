@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '@forgeline/service-kit/config';
+import { freePort, tempDir } from '@forgeline/test-support/net';
+import { SqliteProductRepository } from '../src/adapters/sqlite/sqlite-product-repository.ts';
+import { CatalogConfigSchema } from '../src/config.ts';
+import { catalogPaths } from '../src/stores.ts';
+import { PRODUCTS, id } from './fixtures.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+describe('catalog configuration', () => {
+  it('defaults to the embedded adapters on port 4001', () => {
+    const config = loadConfig(CatalogConfigSchema, { DATA_DIR: '/tmp/x', MONGO_URL: '', MEILI_URL: '' });
+    expect(config).toMatchObject({ PORT: 4001, DATA_DIR: '/tmp/x', MONGO_URL: undefined, MEILI_URL: undefined, MEILI_INDEX: 'products' });
+  });
+
+  it('names a bad MONGO_URL', () => {
+    expect(() => loadConfig(CatalogConfigSchema, { MONGO_URL: 'http://localhost:27017' })).toThrow(ConfigError);
+    expect(() => loadConfig(CatalogConfigSchema, { MONGO_URL: 'http://localhost:27017' })).toThrow(/MONGO_URL/);
+  });
+
+  it('refuses a Meilisearch key without a Meilisearch URL, naming the missing variable', () => {
+    expect(() => loadConfig(CatalogConfigSchema, { MEILI_MASTER_KEY: 'secret-key' })).toThrow(/MEILI_URL/);
+    expect(loadConfig(CatalogConfigSchema, { MEILI_URL: 'http://127.0.0.1:7700' }).MEILI_URL).toBe('http://127.0.0.1:7700');
+  });
+});
+
+describe('catalog main', () => {
+  it('starts on a filled store with no search index, rebuilds the index, then reports ready and stops on SIGTERM', async () => {
+    const tmp = tempDir('catalog-main-');
+    try {
+      const repo = SqliteProductRepository.open(catalogPaths(tmp.dir).sqlite);
+      await repo.upsertMany(PRODUCTS);
+      await repo.close();
+
+      const port = await freePort();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: tmp.dir, PORT: String(port), LOG_LEVEL: 'warn', MONGO_URL: '', MEILI_URL: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      try {
+        const url = `http://127.0.0.1:${port}`;
+        let ready = false;
+        for (let attempt = 0; attempt < 600 && !ready; attempt++) {
+          if (child.exitCode !== null) throw new Error(`catalog exited early: ${stderr}`);
+          ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+          if (!ready) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(ready, stderr).toBe(true);
+        const found = await (await fetch(`${url}/api/products?search=Water%20Pump&limit=10`)).json();
+        expect(found.products.map((p: { id: string }) => p.id)).toContain(id(7));
+        expect((await fetch(`${url}/api/products/${id(1)}`)).status).toBe(200);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+    } finally {
+      tmp.remove();
+    }
+  });
+});
