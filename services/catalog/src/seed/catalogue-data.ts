@@ -39,6 +39,8 @@ export interface BrandDef {
   /** Per-category patterns (filter makers encode the filter type in the prefix). */
   formatsByCategory?: Record<string, string[]>;
   numbering?: string;
+  /** Category slugs left out although their group is supplied (gensets have no cab filters). */
+  exclude?: string[];
   /** Relative share of the catalogue. */
   weight: number;
   /** Machines or engines the brand's parts fit (component makers borrow them from OEMs). */
@@ -53,6 +55,8 @@ const MACHINE: Group[] = [
 const FARM: Group[] = [...MACHINE.filter((g) => g !== 'get'), 'agri'];
 const ENGINE: Group[] = ['filters', 'engine', 'fuel', 'turbo', 'cooling', 'electrical'];
 const POWER: Group[] = ['power', 'engine', 'filters', 'electrical', 'cooling'];
+/** Filters an engine or generator maker does not make. */
+const NOT_ENGINE_FILTERS = ['cabin-air-filters', 'hydraulic-filters', 'transmission-filters'];
 const LIFT: Group[] = ['forklift', 'filters', 'engine', 'brakes', 'electrical', 'hydraulics', 'drivetrain', 'cab'];
 
 export const BRANDS: BrandDef[] = [
@@ -80,15 +84,15 @@ export const BRANDS: BrandDef[] = [
     models: ['R220LC-9A Excavator', 'R300LC-9S Excavator', 'HX380L Excavator', 'HL960 Wheel Loader', 'HL757-9 Wheel Loader'] },
   { name: 'Kubota', code: 'KUB', color: '#E5681A', groups: FARM, formats: ['{1G|1J|1E|3C|HH|W9}###-#####'], weight: 3, country: 'Japan',
     models: ['M7-172 Tractor', 'L3901 Tractor', 'KX080-4 Excavator', 'SVL95-2s Track Loader', 'V3800 Engine', 'D1105 Engine'] },
-  { name: 'Deutz', code: 'DEU', color: '#00843D', groups: ENGINE, formats: ['0{1|2|4}######'], weight: 3, country: 'Germany',
+  { name: 'Deutz', code: 'DEU', color: '#00843D', groups: ENGINE, formats: ['0{1|2|4}######'], exclude: NOT_ENGINE_FILTERS, weight: 3, country: 'Germany',
     models: ['TCD 2013 Engine', 'BF4M1013 Engine', 'F3L912 Engine', 'TCD 6.1 Engine', 'BF6M2012 Engine'] },
-  { name: 'Cummins', code: 'CUM', color: '#C8102E', groups: ENGINE, formats: ['{3|4|5}######'], weight: 5, country: 'USA',
+  { name: 'Cummins', code: 'CUM', color: '#C8102E', groups: ENGINE, formats: ['{3|4|5}######'], exclude: NOT_ENGINE_FILTERS, weight: 5, country: 'USA',
     models: ['QSB6.7 Engine', 'ISX15 Engine', 'QSK60 Engine', '6BT5.9 Engine', 'QSM11 Engine', 'KTA50 Engine'] },
-  { name: 'Perkins', code: 'PER', color: '#005EB8', groups: ENGINE, formats: ['{2|4|3}###@###', '{CH|SE|T}#####'], weight: 4, country: 'United Kingdom',
+  { name: 'Perkins', code: 'PER', color: '#005EB8', groups: ENGINE, formats: ['{2|4|3}###@###', '{CH|SE|T}#####'], exclude: NOT_ENGINE_FILTERS, weight: 4, country: 'United Kingdom',
     models: ['1104D-44T Engine', '1106A-70TAG Engine', '404D-22 Engine', '2806A-E18 Engine', '4008-30TAG Engine'] },
-  { name: 'MTU', code: 'MTU', color: '#00467F', groups: ENGINE, formats: ['{000|555|001|535}#######'], weight: 2, country: 'Germany',
+  { name: 'MTU', code: 'MTU', color: '#00467F', groups: ENGINE, formats: ['{000|555|001|535}#######'], exclude: NOT_ENGINE_FILTERS, weight: 2, country: 'Germany',
     models: ['16V4000 Engine', '12V2000 Engine', '20V4000 Engine', 'Series 60 Engine'] },
-  { name: 'Detroit Diesel', code: 'DDC', color: '#A6192E', groups: ENGINE, formats: ['{23|R23}######', 'A4{60|70|71}#######'], weight: 2, country: 'USA',
+  { name: 'Detroit Diesel', code: 'DDC', color: '#A6192E', groups: ENGINE, formats: ['{23|R23}######', 'A4{60|70|71}#######'], exclude: NOT_ENGINE_FILTERS, weight: 2, country: 'USA',
     models: ['Series 60 Engine', 'DD15 Engine', 'DD13 Engine', '12V-71 Engine', '16V-149 Engine'] },
   { name: 'Bosch Rexroth', code: 'REX', color: '#D50032', groups: ['hydraulics', 'electrical'], formats: ['R90#######'], weight: 3, country: 'Germany' },
   { name: 'Parker', code: 'PAR', color: '#B38F00', groups: ['hydraulics', 'filters'], formats: ['3349######', 'PV{016|023|046|080|140}R1K1T1NMM@'], weight: 3, country: 'USA',
@@ -111,7 +115,7 @@ export const BRANDS: BrandDef[] = [
   { name: 'SKF', code: 'SKF', color: '#0F58D6', groups: ['bearings'], formats: ['CR #####', 'BT1-####/Q', 'VKBA ####'], weight: 2, country: 'Sweden' },
   { name: 'Dana Spicer', code: 'DANA', color: '#1D4289', groups: ['drivetrain', 'brakes'], formats: ['{21|12|23}####', '#-###X'], weight: 2, country: 'USA' },
   { name: 'ZF', code: 'ZF', color: '#00468C', groups: ['drivetrain', 'brakes'], formats: ['{4644|0501|0750|4472}######'], weight: 2, country: 'Germany' },
-  { name: 'Allison', code: 'ALL', color: '#CF4520', groups: ['drivetrain', 'filters'], formats: ['29######'], weight: 1, country: 'USA' },
+  { name: 'Allison', code: 'ALL', color: '#CF4520', groups: ['drivetrain', 'filters'], formats: ['29######'], exclude: ['oil-filters', 'fuel-filters', 'fuel-water-separators', 'hydraulic-filters', 'air-filters', 'cabin-air-filters', 'coolant-filters', 'breather-filters'], weight: 1, country: 'USA' },
   { name: 'Toyota Material Handling', code: 'TMH', color: '#CC0000', groups: LIFT, formats: ['#####-#####-71'], weight: 2, country: 'Japan',
     models: ['8FGU25 Forklift', '8FBE18 Forklift', '8FD30 Forklift', '7FGCU25 Forklift'] },
   { name: 'Linde MH', code: 'LIN', color: '#B9151B', groups: LIFT, formats: ['{000|390|115|738}#######'], weight: 2, country: 'Germany',
@@ -136,13 +140,13 @@ export const BRANDS: BrandDef[] = [
     models: ['TA300 Articulated Hauler', 'RT780 Rough Terrain Crane', 'TR100 Haul Truck', 'Finlay J-1175 Crusher'] },
   { name: 'Manitou', code: 'MAN', color: '#C8102E', groups: [...MACHINE.filter((g) => g !== 'undercarriage'), 'forklift'], formats: ['{17|22|56|70}####', '52######'], weight: 2, country: 'France',
     models: ['MT 1840 Telehandler', 'MLT 737 Telehandler', 'MRT 2150 Rotating Telehandler', 'M 50-4 Forklift'] },
-  { name: 'Kohler', code: 'KOH', color: '#1F4E79', groups: POWER, formats: ['GM#####', '## ### ##-S'], weight: 2, country: 'USA',
+  { name: 'Kohler', code: 'KOH', color: '#1F4E79', groups: POWER, formats: ['GM#####', '## ### ##-S'], exclude: NOT_ENGINE_FILTERS, weight: 2, country: 'USA',
     models: ['KD62V12 Generator', '20RESA Generator', '100REOZJF Generator', 'KDI 3404 Engine'] },
-  { name: 'Generac', code: 'GEN', color: '#E4A11B', groups: POWER, formats: ['0{C|D|E|G|H|J}####{|A|S}'], weight: 2, country: 'USA',
+  { name: 'Generac', code: 'GEN', color: '#E4A11B', groups: POWER, formats: ['0{C|D|E|G|H|J}####{|A|S}'], exclude: NOT_ENGINE_FILTERS, weight: 2, country: 'USA',
     models: ['RG027 Generator', 'SD500 Generator', 'MDG75 Mobile Generator', 'Protector 48kW Generator'] },
-  { name: 'Caterpillar Power', code: 'CATP', color: '#CF9200', groups: POWER, formats: ['#@-####', '###-####'], numbering: 'cat', weight: 2, country: 'USA',
+  { name: 'Caterpillar Power', code: 'CATP', color: '#CF9200', groups: POWER, formats: ['#@-####', '###-####'], numbering: 'cat', exclude: NOT_ENGINE_FILTERS, weight: 2, country: 'USA',
     models: ['C32 Generator Set', '3516B Generator Set', 'C18 Generator Set', 'C9 Generator Set', 'G3520 Gas Generator'] },
-  { name: 'Lister Petter', code: 'LIS', color: '#2E6B30', groups: POWER, formats: ['{201|351|751|757}-#####'], weight: 1, country: 'United Kingdom',
+  { name: 'Lister Petter', code: 'LIS', color: '#2E6B30', groups: POWER, formats: ['{201|351|751|757}-#####'], exclude: NOT_ENGINE_FILTERS, weight: 1, country: 'United Kingdom',
     models: ['LPW4 Engine', 'TR2 Engine', 'Alpha LPA3 Engine', 'TX3 Engine'] },
   { name: 'Garrett', code: 'GAR', color: '#3C3C3C', groups: ['turbo'], formats: ['{4|7|8}#####-####'], weight: 1, country: 'USA' },
   { name: 'Holset', code: 'HOL', color: '#B71C1C', groups: ['turbo'], formats: ['{35|40|28|36}#####'], weight: 1, country: 'United Kingdom' },

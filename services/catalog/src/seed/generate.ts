@@ -80,7 +80,7 @@ const OEM_MODELS: Fit[] = BRANDS.filter((b) => b.models && b.name !== 'Generic')
 
 function plan(): { plans: BrandPlan[]; cum: number[] } {
   const plans = BRANDS.map((brand) => {
-    const categories = CATEGORIES.filter((c) => brand.groups.includes(c.group));
+    const categories = CATEGORIES.filter((c) => brand.groups.includes(c.group) && !brand.exclude?.includes(slugify(c.name)));
     let total = 0;
     const cum = categories.map((c) => (total += GROUP_WEIGHT[c.group] ?? 1));
     const models = brand.models ? OEM_MODELS.filter((f) => f.make === brand.name) : OEM_MODELS;
@@ -364,9 +364,23 @@ function shapeSpecs(shape: Shape, r: R, kg: number): { specs: [string, string][]
     default: {
       const a = 100 + size * 120 * between(r, 0.8, 1.2);
       const specs = BOX_SPECS[shape]?.(r, a) ?? [];
-      return { specs, dimensions: `${mm(a)} × ${mm(a * between(r, 0.5, 1))} × ${mm(a * between(r, 0.3, 0.8))}` };
+      const dimensions =
+        shape === 'shaft'
+          ? `${mm(a * 3)} × Ø ${mm(a * between(r, 0.15, 0.3))}`
+          : `${mm(a)} × ${mm(a * between(r, 0.5, 1))} × ${mm(a * between(r, 0.3, 0.8))}`;
+      return { specs, dimensions };
     }
   }
+}
+
+/** The industry a machine belongs to, from its model name (or the part's group). */
+function industryOf(model: string, group: Group): string {
+  if (/Generator|Genset|Compressor/.test(model) || group === 'power') return 'power generation';
+  if (/Forklift|Reach Truck|Pallet Truck|Big Truck|Telehandler/.test(model) || group === 'forklift') return 'material handling';
+  if (/Tractor|Combine|Baler/.test(model) || group === 'agri') return 'agricultural';
+  if (/Mining|Crusher|Drill|Jumbo|Minetruck|Scooptram|Haul Truck|Lokotrack/.test(model) || group === 'mining') return 'mining';
+  if (/Engine/.test(model)) return 'diesel engine and heavy';
+  return 'construction and heavy';
 }
 
 function availabilityOf(r: number): { inStock: boolean; availability: string } {
@@ -395,10 +409,7 @@ export function* generateProducts(opts: GenerateOptions): Generator<Product> {
     if (!p) patterns.set(source, (p = parsePattern(source)));
     return p;
   };
-  const oemPlans = plans.filter((p) => p.brand.name !== 'Generic');
-  const oemsByCategory = new Map(
-    CATEGORIES.map((c) => [c, oemPlans.filter((p) => p.categories.includes(c))] as const),
-  );
+  const plansByName = new Map(plans.map((p) => [p.brand.name, p] as const));
 
   for (let i = 0; i < opts.count; i++) {
     const r = createRng((seed * 0x9e3779b1 + i) >>> 0 ^ Math.floor(i / 4294967296));
@@ -424,10 +435,12 @@ export function* generateProducts(opts: GenerateOptions): Generator<Product> {
 
     let crossRef: string | undefined;
     if (brand.name === 'Generic') {
-      const oems = oemsByCategory.get(category)!;
-      const oem = oems.length ? pick(r, oems) : oemPlans[0]!;
-      const pat = patternOf(pick(r, patternsFor(oem.brand, categorySlug)));
-      crossRef = `${oem.brand.name} ${pat.render(Math.floor(r() * pat.space))}`;
+      // The OEM number this part replaces, from the maker of the machine it fits (when that maker sells such parts).
+      const oem = plansByName.get(make);
+      if (oem?.categories.includes(category)) {
+        const pat = patternOf(pick(r, patternsFor(oem.brand, categorySlug)));
+        crossRef = `${oem.brand.name} ${pat.render(Math.floor(r() * pat.space))}`;
+      }
     }
 
     const name =
@@ -439,7 +452,7 @@ export function* generateProducts(opts: GenerateOptions): Generator<Product> {
       `${variant} ${brand.name === 'Generic' ? 'built to OEM specification' : `by ${brand.name}`}, part number ${partNumber}, ` +
       `for ${fits}${crossRef ? ` (replaces ${crossRef})` : ''}. ` +
       `${condition === 'OEM Genuine' ? 'Genuine OEM part' : condition === 'Remanufactured' ? 'Factory remanufactured to original tolerances and tested' : 'Quality aftermarket replacement'} ` +
-      `for ${category.group === 'mining' ? 'mining' : category.group === 'forklift' ? 'material handling' : category.group === 'power' ? 'power generation' : category.group === 'agri' ? 'agricultural' : 'heavy'} equipment. ` +
+      `for ${industryOf(fit.model, category.group)} equipment. ` +
       `${specs.slice(0, 2).map(([k, v]) => `${k}: ${v}`).join('; ')}. Ships worldwide with tracking; check the part number against your machine's serial number before ordering.`;
 
     const specifications: Record<string, string> = {
