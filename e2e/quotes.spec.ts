@@ -95,6 +95,29 @@ test.describe('quote dialog', () => {
     expect(mailsMentioning(email)).toEqual([]);
   });
 
+  test("while submitting shows 'Processing...', disables the buttons and cannot be closed", async ({ page }) => {
+    const { dialog } = await openProduct(page);
+    const email = uniqueEmail('busy');
+    await fillQuote(dialog, email);
+    // hold the request at the browser's edge until the checks are done; the server that answers is real
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/quote-requests', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await dialog.getByLabel(/Security check/).fill(await solve(dialog.locator('label', { hasText: 'Security check' })));
+    await dialog.getByRole('button', { name: 'Send Quote Request' }).click();
+    await expect(dialog.getByRole('button', { name: 'Processing...' })).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    await page.keyboard.press('Escape');
+    await page.mouse.click(5, 5);
+    await expect(dialog).toBeVisible();
+    release();
+    await expect(page.getByText('Quote Request Sent Successfully! ✅')).toBeVisible();
+    await expect.poll(() => mailsMentioning(email).length).toBe(2);
+  });
+
   test('asks for the country', async ({ page }) => {
     const { dialog } = await openProduct(page);
     await dialog.getByLabel(/^Full Name/).fill('No Country');
@@ -159,5 +182,34 @@ test.describe('contact form', () => {
     const [mail] = mailsMentioning(email);
     expect(mail).toMatch(new RegExp(`^Reply-To: ${email.replace(/[.+]/g, '\\$&')}`, 'm'));
     expect(mail).toContain('Do you ship to Chennai?');
+  });
+});
+
+test.describe('at phone width, by keyboard', () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('the quote dialog fits the screen, is driven by keyboard, and Escape closes it', async ({ page }) => {
+    const { dialog } = await openProduct(page);
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    // focus starts inside the dialog and Tab walks its fields in order
+    await dialog.getByLabel(/^Full Name/).focus();
+    await page.keyboard.type('Keyboard Buyer');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByLabel(/^Business Email/)).toBeFocused();
+    await dialog.getByRole('button', { name: 'Send Quote Request' }).scrollIntoViewIfNeeded();
+    await expect(dialog.getByRole('button', { name: 'Send Quote Request' })).toBeInViewport();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+
+  test('the contact form fits the screen', async ({ page }) => {
+    await page.goto('/contact');
+    const send = page.getByRole('button', { name: 'Send Message' });
+    await send.scrollIntoViewIfNeeded();
+    const box = await send.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(375);
   });
 });
