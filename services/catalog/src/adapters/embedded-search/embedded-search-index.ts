@@ -20,6 +20,7 @@ import {
   hasDigit,
   normalizeCode,
   parseQuery,
+  tokenize,
   typoBudget,
 } from '../../domain/search/normalize.ts';
 import { oneEditVariants } from '../../domain/search/part-numbers.ts';
@@ -37,10 +38,15 @@ const COMPACT_AFTER = 5000;
 /** Longest span of query words joined to look for a part number ("600 211 1231"). */
 const MAX_CODE_SPAN = 4;
 const MAX_CODE_TYPO_LENGTH = 24;
+/** Ranks pack (code tier, score, name length); a tier step outweighs any score. */
 const TIER = 1 << 20;
 const TIER_EXACT_CODE = 4;
 const TIER_CODE_PREFIX = 3;
 const TIER_CODE_TYPO = 2;
+/** Added when the query names a product's whole brand or category ("komatsu", "fuel filters"). */
+const FULL_NAME_BONUS = 250;
+/** Ranking keys pack the document number below the rank: up to 4M documents. */
+const DOC_SPACE = 4_194_304;
 
 interface Segment {
   words: Vocab;
@@ -67,6 +73,33 @@ for (let bits = 0; bits < 256; bits++) {
   else if (bits & Field.extra) w = 6;
   FIELD_WEIGHT[bits] = w;
 }
+
+/** One vocabulary term a query word matched, with how well (before the field weight). */
+interface TermSource {
+  vocab: Vocab;
+  term: number;
+  base: number;
+}
+
+interface ScoreContext {
+  tokens: string[];
+  sources: TermSource[][];
+  spans: CodeSpan[];
+  spanDocs: number[][];
+  brandFilter: Uint8Array | null;
+  categoryFilter: Uint8Array | null;
+  /** how many entries of `touched` are in use */
+  nt: number;
+}
+
+/**
+ * A product's code tier: the kind of part-number match, then how many characters of the query
+ * it covers ("Set 30" as the start of "SET-3052" beats "30" as the start of "3033505").
+ */
+const tierOf = (span: CodeSpan): number =>
+  (span.kind === 'exact' ? TIER_EXACT_CODE : span.kind === 'prefix' ? TIER_CODE_PREFIX : TIER_CODE_TYPO) * 32 +
+  Math.min(31, span.code.length);
+const isExactTier = (t: number): boolean => t >= TIER_EXACT_CODE * 32;
 
 interface Expansion {
   seg: Segment;
@@ -103,6 +136,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private alive = new Uint8Array(0);
   private brandOf = new Uint32Array(0);
   private categoryOf = new Uint32Array(0);
+  /** words in each product's name (capped at 255): shorter names rank first among equals */
+  private nameWords = new Uint8Array(0);
+  private brandTokens: string[][] = [];
+  private categoryTokens: string[][] = [];
   private live = 0;
   private idMap: Map<string, number> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -197,109 +234,284 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const segs = this.segments();
     const n = tokens.length;
     const matchers: QueryMatchers = { words: new Set(), prefixes: [], spans: [] };
+    const allWords = new Set<string>();
 
     // 1. Whole part numbers / SKUs hidden in spans of words ("600 211 1231", "cat 1r0750 filter").
     const spans = this.findCodeSpans(tokens, segs);
     matchers.spans = spans;
+    const spanDocs = spans.map((span) => this.spanDocs(span, segs, brandFilter, categoryFilter));
 
     // 2. Each word: exact, prefix (last word, as typed), typos (words without digits).
-    const expansions: Expansion[][] = tokens.map((t, ti) => this.expandToken(t, ti === n - 1, segs, matchers));
+    const sources: TermSource[][] = tokens.map((t, ti) => this.expandToken(t, ti === n - 1, segs, matchers, allWords));
+    const cost = tokens.map((_, ti) => {
+      let c = 0;
+      for (const src of sources[ti]!) c += src.vocab.start[src.term + 1]! - src.vocab.start[src.term]!;
+      spans.forEach((span, si) => {
+        if (ti >= span.from && ti <= span.to) c += spanDocs[si]!.length;
+      });
+      return c;
+    });
 
-    // 3. Score: per word the best way each product matched it; code tiers dominate.
+    // 3. Score. First the products matching every word, rarest word first (later words only
+    //    look at the survivors); if none match them all, the products matching the most words.
     this.ensureScratch();
-    const mask = this.mask;
-    const score = this.score;
-    const best = this.best;
-    const stamp = this.stamp;
-    const tier = this.tier;
-    const touched = this.touched;
-    const alive = this.alive;
-    const brandOf = this.brandOf;
-    const categoryOf = this.categoryOf;
-    let nt = 0;
-    for (let ti = 0; ti < n; ti++) {
+    const ctx: ScoreContext = { tokens, sources, spans, spanDocs, brandFilter, categoryFilter, nt: 0 };
+    const order = tokens.map((_, i) => i).sort((a, b) => cost[a]! - cost[b]! || a - b);
+    let result = this.matchAll(ctx, order);
+    if (result.length === 0) {
+      this.resetTouched(ctx);
+      result = this.matchMost(ctx);
+    } else {
+      // An exact part-number match always shows, even when other words of the query miss it.
+      const extra: number[] = [];
+      spans.forEach((span, si) => {
+        if (span.kind !== 'exact') return;
+        for (const d of spanDocs[si]!) {
+          if (this.mask[d] !== 0) continue;
+          for (let ti = span.from; ti <= span.to; ti++) this.visitFresh(ctx, d, ti, 1000);
+          this.tier[d] = tierOf(span);
+          extra.push(d);
+        }
+      });
+      if (extra.length) result = Int32Array.from([...result, ...extra]);
+    }
+
+    // 4. Rank: code tier, then score (+ brand or category named in full), then shorter names.
+    const brandFull = this.fullyNamed(this.brandNames, allWords, matchers.prefixes, 'brand');
+    const categoryFull = this.fullyNamed(this.categoryNames, allWords, matchers.prefixes, 'category');
+    const total = result.length;
+    const keys = new Float64Array(total);
+    const { tier, score, mask, brandOf, categoryOf, nameWords } = this;
+    for (let i = 0; i < total; i++) {
+      const d = result[i]!;
+      const bonus = (brandFull[brandOf[d]!] ? FULL_NAME_BONUS : 0) + (categoryFull[categoryOf[d]!] ? FULL_NAME_BONUS : 0);
+      const rank = tier[d]! * TIER + (score[d]! + bonus) * 64 + (63 - Math.min(63, nameWords[d]!));
+      keys[i] = rank * DOC_SPACE + (DOC_SPACE - 1 - d);
+      // Clear the scratch on the way (everything else touched was cleared when it dropped out).
+      mask[d] = 0;
+      score[d] = 0;
+      tier[d] = 0;
+    }
+    ctx.nt = 0;
+    this.lastFreshStamp = 0;
+    const top = topKeys(keys, Math.min(total, opts.offset + opts.limit));
+    const hits: SearchHit[] = [];
+    for (let i = opts.offset; i < top.length; i++) {
+      const d = DOC_SPACE - 1 - (top[i]! % DOC_SPACE);
+      const doc = this.docAt(d);
+      hits.push({ id: doc.id, matches: matchesFor(doc, matchers) });
+    }
+    return { hits, total };
+  }
+
+  /** Products matching every word; empty if there are none. */
+  private matchAll(ctx: ScoreContext, order: number[]): Int32Array {
+    const { mask } = this;
+    const first = order[0]!;
+    this.visitEverything(ctx, first);
+    if (order.length === 1) return this.touched.subarray(0, ctx.nt);
+    let cand = Int32Array.from(this.touched.subarray(0, ctx.nt)).sort();
+    for (let k = 1; k < order.length && cand.length > 0; k++) {
+      const ti = order[k]!;
       const bit = 1 << ti;
       const st = ++this.stampCounter;
-      const qlen = tokens[ti]!.length;
-      const visit = (d: number, c: number): void => {
+      for (const src of ctx.sources[ti]!) {
+        const { docs, fields, start } = src.vocab;
+        const a = start[src.term]!;
+        const e = start[src.term + 1]!;
+        if (e - a > cand.length * 8) {
+          // Long posting list, few survivors: gallop through the list for each survivor.
+          let p = a;
+          for (let i = 0; i < cand.length && p < e; i++) {
+            const c = cand[i]!;
+            if (docs[p]! < c) {
+              let step = 1;
+              let lo = p;
+              let hi = p + 1;
+              while (hi < e && docs[hi]! < c) {
+                lo = hi;
+                step *= 2;
+                hi = lo + step;
+              }
+              if (hi > e) hi = e;
+              while (lo < hi) {
+                const mid = (lo + hi) >>> 1;
+                if (docs[mid]! < c) lo = mid + 1;
+                else hi = mid;
+              }
+              p = lo;
+            }
+            if (p < e && docs[p] === c) this.visitStamped(c, bit, st, src.base * FIELD_WEIGHT[fields[p]!]!);
+          }
+        } else {
+          for (let p = a; p < e; p++) {
+            const d = docs[p]!;
+            if (mask[d] !== 0) this.visitStamped(d, bit, st, src.base * FIELD_WEIGHT[fields[p]!]!);
+          }
+        }
+      }
+      ctx.spans.forEach((span, si) => {
+        if (ti < span.from || ti > span.to) return;
+        const t = tierOf(span);
+        for (const d of ctx.spanDocs[si]!) {
+          if (mask[d] === 0) continue;
+          this.visitStamped(d, bit, st, 1000);
+          if (this.tier[d]! < t) this.tier[d] = t;
+        }
+      });
+      // Keep the survivors; the others drop out (their scratch is cleared at the end).
+      let w = 0;
+      for (let i = 0; i < cand.length; i++) {
+        const d = cand[i]!;
+        if (mask[d]! & bit) cand[w++] = d;
+        else {
+          mask[d] = 0;
+          this.score[d] = 0;
+          this.tier[d] = 0;
+        }
+      }
+      cand = cand.subarray(0, w);
+    }
+    return cand;
+  }
+
+  /** Products matching the largest number of the words (when no product matches them all). */
+  private matchMost(ctx: ScoreContext): Int32Array {
+    for (let ti = 0; ti < ctx.tokens.length; ti++) this.visitEverything(ctx, ti);
+    const { mask, touched, tier } = this;
+    let maxCount = 0;
+    for (let i = 0; i < ctx.nt; i++) maxCount = Math.max(maxCount, popcount(mask[touched[i]!]!));
+    const out = new Int32Array(ctx.nt);
+    let w = 0;
+    for (let i = 0; i < ctx.nt; i++) {
+      const d = touched[i]!;
+      if (popcount(mask[d]!) === maxCount || isExactTier(tier[d]!)) out[w++] = d;
+      else {
+        mask[d] = 0;
+        this.score[d] = 0;
+        tier[d] = 0;
+      }
+    }
+    return out.subarray(0, w);
+  }
+
+  /** Every product matching word `ti` (through any of its terms or code spans) gets its bit. */
+  private visitEverything(ctx: ScoreContext, ti: number): void {
+    const { alive, brandOf, categoryOf, stamp, mask, best, score, touched } = this;
+    const { brandFilter, categoryFilter } = ctx;
+    const bit = 1 << ti;
+    const st = ++this.stampCounter;
+    this.lastFreshToken = ti;
+    this.lastFreshStamp = st;
+    let nt = ctx.nt;
+    // The hot loop of a broad query (a common word over 500,000 products): kept flat on purpose.
+    for (const src of ctx.sources[ti]!) {
+      const { docs, fields, start } = src.vocab;
+      const base = src.base;
+      for (let p = start[src.term]!, e = start[src.term + 1]!; p < e; p++) {
+        const d = docs[p]!;
+        if (alive[d] === 0) continue;
+        if (brandFilter !== null && brandFilter[brandOf[d]!] === 0) continue;
+        if (categoryFilter !== null && categoryFilter[categoryOf[d]!] === 0) continue;
+        const c = base * FIELD_WEIGHT[fields[p]!]!;
         if (stamp[d] !== st) {
           if (mask[d] === 0) touched[nt++] = d;
-          mask[d]! |= bit;
           stamp[d] = st;
+          mask[d]! |= bit;
           best[d] = c;
           score[d]! += c;
         } else if (c > best[d]!) {
           score[d]! += c - best[d]!;
           best[d] = c;
         }
-      };
-      for (const span of spans) {
-        if (ti < span.from || ti > span.to) continue;
-        const t = span.kind === 'exact' ? TIER_EXACT_CODE : span.kind === 'prefix' ? TIER_CODE_PREFIX : TIER_CODE_TYPO;
-        const codes = span.kind === 'typo' ? [...span.found] : [span.code];
-        for (const seg of segs) {
-          for (const code of codes) {
-            let from: number;
-            let to: number;
-            if (span.kind === 'prefix') [from, to] = seg.codes.prefixRange(code);
-            else {
-              from = seg.codes.lookup(code);
-              to = from + 1;
-              if (from < 0) continue;
-            }
-            const { docs, fields, start } = seg.codes;
-            for (let p = start[from]!, e = start[to]!; p < e; p++) {
-              if ((fields[p]! & CODE_FIELDS) === 0) continue;
-              const d = docs[p]!;
-              if (!alive[d] || (brandFilter && !brandFilter[brandOf[d]!]) || (categoryFilter && !categoryFilter[categoryOf[d]!])) continue;
-              visit(d, 1000);
-              if (tier[d]! < t) tier[d] = t;
-            }
-          }
-        }
-      }
-      for (const { vocab, match } of expansions[ti]!) {
-        const { docs, fields, start, terms } = vocab;
-        for (let term = match.from; term < match.to; term++) {
-          let base: number;
-          if (!match.prefix) base = match.typos === 0 ? 100 : match.typos === 1 ? 50 : 30;
-          else if (match.typos > 0) base = 40 - 10 * match.typos;
-          else base = 60 + Math.floor((30 * qlen) / Math.max(qlen, terms.lengthOf(term)));
-          for (let p = start[term]!, e = start[term + 1]!; p < e; p++) {
-            const d = docs[p]!;
-            if (!alive[d] || (brandFilter && !brandFilter[brandOf[d]!]) || (categoryFilter && !categoryFilter[categoryOf[d]!])) continue;
-            visit(d, base * FIELD_WEIGHT[fields[p]!]!);
-          }
-        }
       }
     }
+    ctx.nt = nt;
+    ctx.spans.forEach((span, si) => {
+      if (ti < span.from || ti > span.to) return;
+      const t = tierOf(span);
+      for (const d of ctx.spanDocs[si]!) {
+        this.visitFresh(ctx, d, ti, 1000);
+        if (this.tier[d]! < t) this.tier[d] = t;
+      }
+    });
+  }
 
-    // 4. Keep the products matching the most words (all of them when some product has all), plus
-    //    exact part-number matches; rank by tier, then score, then index order.
-    let maxCount = 0;
-    for (let i = 0; i < nt; i++) {
-      const c = popcount(mask[touched[i]!]!);
-      if (c > maxCount) maxCount = c;
+  private lastFreshToken = -1;
+  private lastFreshStamp = 0;
+
+  /** Visit that may add a new product to the touched list. */
+  private visitFresh(ctx: ScoreContext, d: number, ti: number, c: number): void {
+    if (this.lastFreshToken !== ti || this.lastFreshStamp === 0) {
+      this.lastFreshToken = ti;
+      this.lastFreshStamp = ++this.stampCounter;
     }
-    const keys = new Float64Array(nt);
-    let total = 0;
-    for (let i = 0; i < nt; i++) {
+    if (this.mask[d] === 0 && this.stamp[d] !== this.lastFreshStamp) this.touched[ctx.nt++] = d;
+    this.visitStamped(d, 1 << ti, this.lastFreshStamp, c);
+  }
+
+  /** Word bit and best contribution per product and word: a word counts once, by its best match. */
+  private visitStamped(d: number, bit: number, st: number, c: number): void {
+    if (this.stamp[d] !== st) {
+      this.stamp[d] = st;
+      this.mask[d]! |= bit;
+      this.best[d] = c;
+      this.score[d]! += c;
+    } else if (c > this.best[d]!) {
+      this.score[d]! += c - this.best[d]!;
+      this.best[d] = c;
+    }
+  }
+
+  private resetTouched(ctx: ScoreContext): void {
+    const { touched, mask, score, tier } = this;
+    for (let i = 0; i < ctx.nt; i++) {
       const d = touched[i]!;
-      if (popcount(mask[d]!) === maxCount || tier[d] === TIER_EXACT_CODE) {
-        keys[total++] = (tier[d]! * TIER + score[d]!) * 4194304 + (4194303 - d);
-      }
       mask[d] = 0;
       score[d] = 0;
       tier[d] = 0;
     }
-    const top = topKeys(keys.subarray(0, total), Math.min(total, opts.offset + opts.limit));
-    const hits: SearchHit[] = [];
-    for (let i = opts.offset; i < top.length; i++) {
-      const d = 4194303 - (top[i]! % 4194304);
-      const doc = this.docAt(d);
-      hits.push({ id: doc.id, matches: matchesFor(doc, matchers) });
+    ctx.nt = 0;
+    this.lastFreshStamp = 0;
+  }
+
+  private spanDocs(span: CodeSpan, segs: Segment[], brandFilter: Uint8Array | null, categoryFilter: Uint8Array | null): number[] {
+    const out: number[] = [];
+    const codes = span.kind === 'typo' ? [...span.found] : [span.code];
+    const { alive, brandOf, categoryOf } = this;
+    for (const seg of segs) {
+      for (const code of codes) {
+        let from: number;
+        let to: number;
+        if (span.kind === 'prefix') [from, to] = seg.codes.prefixRange(code);
+        else {
+          from = seg.codes.lookup(code);
+          to = from + 1;
+          if (from < 0) continue;
+        }
+        const { docs, fields, start } = seg.codes;
+        for (let p = start[from]!, e = start[to]!; p < e; p++) {
+          if ((fields[p]! & CODE_FIELDS) === 0) continue;
+          const d = docs[p]!;
+          if (!alive[d] || (brandFilter && !brandFilter[brandOf[d]!]) || (categoryFilter && !categoryFilter[categoryOf[d]!])) continue;
+          out.push(d);
+        }
+      }
     }
-    return { hits, total };
+    return out;
+  }
+
+  /** Which brand (or category) names the query's words name in full ("komatsu", "fuel filters"). */
+  private fullyNamed(names: string[], words: Set<string>, prefixes: string[], kind: 'brand' | 'category'): Uint8Array {
+    const cache = kind === 'brand' ? this.brandTokens : this.categoryTokens;
+    const out = new Uint8Array(names.length);
+    for (let i = 0; i < names.length; i++) {
+      let toks = cache[i];
+      if (!toks) cache[i] = toks = tokenize(names[i]!);
+      if (toks.length === 0) continue;
+      out[i] = toks.every((t) => words.has(t) || prefixes.some((p) => t.startsWith(p))) ? 1 : 0;
+    }
+    return out;
   }
 
   private findCodeSpans(tokens: string[], segs: Segment[]): CodeSpan[] {
@@ -340,24 +552,37 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return spans;
   }
 
-  private expandToken(token: string, isLast: boolean, segs: Segment[], matchers: QueryMatchers): Expansion[] {
-    const out: Expansion[] = [];
+  private expandToken(token: string, isLast: boolean, segs: Segment[], matchers: QueryMatchers, allWords: Set<string>): TermSource[] {
+    const found: Expansion[] = [];
     const digit = hasDigit(token);
     const maxTypos = digit || token.length > MAX_TYPO_TOKEN_LENGTH ? 0 : typoBudget(token.length);
     const run = (allowPrefix: boolean) => {
       for (const seg of segs) {
         const vocab = digit ? seg.codes : seg.words;
-        for (const match of fuzzyLookup(vocab, token, maxTypos, allowPrefix)) out.push({ seg, vocab, match });
+        for (const match of fuzzyLookup(vocab, token, maxTypos, allowPrefix)) found.push({ seg, vocab, match });
       }
     };
     run(isLast);
     // A word that matches nothing whole may be an abbreviation ("cat" for Caterpillar).
-    if (!isLast && out.length === 0 && token.length >= 2) run(true);
-    for (const { vocab, match } of out) {
+    if (!isLast && found.length === 0 && token.length >= 2) run(true);
+    const out: TermSource[] = [];
+    const qlen = token.length;
+    for (const { vocab, match } of found) {
       if (match.prefix) {
         if (match.matchedPrefix && matchers.prefixes.length < 200) matchers.prefixes.push(match.matchedPrefix);
-      } else if (matchers.words.size < 500) {
-        for (let t = match.from; t < match.to; t++) matchers.words.add(vocab.terms.get(t));
+      } else {
+        for (let t = match.from; t < match.to; t++) {
+          const term = vocab.terms.get(t);
+          allWords.add(term);
+          if (matchers.words.size < 500) matchers.words.add(term);
+        }
+      }
+      for (let term = match.from; term < match.to; term++) {
+        let base: number;
+        if (!match.prefix) base = match.typos === 0 ? 100 : match.typos === 1 ? 50 : 30;
+        else if (match.typos > 0) base = 40 - 10 * match.typos;
+        else base = 60 + Math.floor((30 * qlen) / Math.max(qlen, vocab.terms.lengthOf(term)));
+        out.push({ vocab, term, base });
       }
     }
     return out;
@@ -446,6 +671,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.alive = grow(this.alive, (c) => new Uint8Array(c));
     this.brandOf = grow(this.brandOf, (c) => new Uint32Array(c));
     this.categoryOf = grow(this.categoryOf, (c) => new Uint32Array(c));
+    this.nameWords = grow(this.nameWords, (c) => new Uint8Array(c));
   }
 
   private intern(names: string[], ids: Map<string, number>, name: string): number {
@@ -472,6 +698,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.alive[d] = 1;
       this.brandOf[d] = this.intern(this.brandNames, this.brandIds, doc.brandName);
       this.categoryOf[d] = this.intern(this.categoryNames, this.categoryIds, doc.category);
+      this.nameWords[d] = Math.min(255, countWords(doc.name));
       this.live++;
       map.set(doc.id, d);
     }
@@ -538,13 +765,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const alive = new Uint8Array(Math.max(1024, n)).fill(1, 0, n);
     const brandOf = new Uint32Array(alive.length);
     const categoryOf = new Uint32Array(alive.length);
+    const nameWords = new Uint8Array(alive.length);
     const words = new VocabBuilder();
     const codes = new VocabBuilder();
     for (let d = 0; d < n; d++) {
       const doc = docs[d]!;
       brandOf[d] = this.intern(brandNames, brandIds, doc.brandName);
       categoryOf[d] = this.intern(categoryNames, categoryIds, doc.category);
-      indexDoc(words, codes, d, doc);
+      nameWords[d] = Math.min(255, indexDoc(words, codes, d, doc));
     }
     const col = (f: keyof SearchDoc) => StringColumn.from(docs.map((doc) => doc[f]));
     this.base = {
@@ -567,6 +795,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.alive = alive;
     this.brandOf = brandOf;
     this.categoryOf = categoryOf;
+    this.nameWords = nameWords;
+    this.brandTokens = [];
+    this.categoryTokens = [];
     this.live = n;
     this.idMap = null;
   }
@@ -587,6 +818,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         extra: b.extra,
         brandOf: this.brandOf.subarray(0, b.n),
         categoryOf: this.categoryOf.subarray(0, b.n),
+        nameWords: this.nameWords.subarray(0, b.n),
         'words.terms': s.words.terms,
         'words.start': s.words.start,
         'words.docs': s.words.docs,
@@ -635,6 +867,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.brandOf.set(snap.get<Uint32Array>('brandOf'));
     this.categoryOf = new Uint32Array(cap);
     this.categoryOf.set(snap.get<Uint32Array>('categoryOf'));
+    this.nameWords = new Uint8Array(cap);
+    this.nameWords.set(snap.get<Uint8Array>('nameWords'));
+    this.brandTokens = [];
+    this.categoryTokens = [];
     this.live = n;
     this.delta = [];
     this.deltaSeg = null;
@@ -657,6 +893,10 @@ function dedupeById(docs: SearchDoc[]): SearchDoc[] {
   const last = new Map<string, number>();
   docs.forEach((d, i) => last.set(d.id, i));
   return last.size === docs.length ? docs : docs.filter((d, i) => last.get(d.id) === i);
+}
+
+function countWords(text: string): number {
+  return tokenize(text).length;
 }
 
 function popcount(x: number): number {

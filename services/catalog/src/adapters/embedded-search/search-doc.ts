@@ -27,14 +27,19 @@ export function toSearchDoc(p: Product): SearchDoc {
   };
 }
 
-function addText(words: VocabBuilder, codes: VocabBuilder, text: string, doc: number, field: number): void {
-  if (!text) return;
-  for (const term of tokenize(text)) (hasDigit(term) ? codes : words).add(term, doc, field);
+function addText(words: VocabBuilder, codes: VocabBuilder, text: string, doc: number, field: number): number {
+  if (!text) return 0;
+  const terms = tokenize(text);
+  for (const term of terms) (hasDigit(term) ? codes : words).add(term, doc, field);
+  return terms.length;
 }
 
-/** Feeds one document's terms to the builders (words without digits, everything else as codes). */
-export function indexDoc(words: VocabBuilder, codes: VocabBuilder, doc: number, d: SearchDoc): void {
-  addText(words, codes, d.name, doc, Field.name);
+/**
+ * Feeds one document's terms to the builders (words without digits, everything else as codes).
+ * Returns the number of words in the name.
+ */
+export function indexDoc(words: VocabBuilder, codes: VocabBuilder, doc: number, d: SearchDoc): number {
+  const nameWords = addText(words, codes, d.name, doc, Field.name);
   addText(words, codes, d.brandName, doc, Field.brandName);
   addText(words, codes, d.category, doc, Field.category);
   addText(words, codes, d.extra, doc, Field.extra);
@@ -44,4 +49,5 @@ export function indexDoc(words: VocabBuilder, codes: VocabBuilder, doc: number, 
   if (pn) codes.add(pn, doc, Field.partNumberCode);
   const sku = normalizeCode(d.sku);
   if (sku) codes.add(sku, doc, Field.skuCode);
+  return nameWords;
 }

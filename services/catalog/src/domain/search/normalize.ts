@@ -45,10 +45,33 @@ export function tokenizeWithOffsets(text: string): Token[] {
 
 /** Folded words of `text`. */
 export function tokenize(text: string): string[] {
+  const ascii = tokenizeAscii(text);
+  if (ascii) return ascii;
   const out: string[] = [];
   for (const m of text.matchAll(WORD_RE)) {
     const term = foldWord(m[0]);
     if (term) out.push(term);
+  }
+  return out;
+}
+
+/**
+ * The same as the Unicode path for plain ASCII text, without regular expressions (indexing 500,000
+ * products tokenizes a few million fields). Returns null when the text has a non-ASCII character.
+ */
+function tokenizeAscii(text: string): string[] | null {
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c > 127) return null;
+    const alnum = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    if (alnum) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
   }
   return out;
 }
