@@ -57,7 +57,7 @@ export interface WorkerHandle {
 
 /**
  * Named jobs with typed payloads (see jobs.ts). Adding a job whose id exists already adds nothing
- * and returns the existing id (idempotent enqueueing). A handler that throws is retried with
+ * and returns the existing id (idempotent enqueueing), unless that job failed: then it runs again. A handler that throws is retried with
  * exponential backoff up to `attempts`, then the job is `failed` with the error's message; a
  * `PermanentJobError` fails it at once.
  */

@@ -102,6 +102,20 @@ export function describeJobQueue(name: string, factory: () => Promise<{ queue: J
       expect(calls.get('broken')).toBe(3);
     });
 
+    it('runs a failed job again when its id is added again', async () => {
+      let fail = true;
+      behaviours.set('again', async () => {
+        if (fail) throw new PermanentJobError('bad input');
+        return resultFor('again');
+      });
+      await queue.add('process-sku', payload('again'), { jobId: 'again' });
+      expect((await until(queue, 'again', ['failed', 'completed'])).state).toBe('failed');
+      fail = false;
+      expect((await queue.add('process-sku', payload('again'), { jobId: 'again' })).created).toBe(true);
+      const info = await until(queue, 'again', ['completed']);
+      expect(info.result).toEqual(resultFor('again'));
+    });
+
     it('fails at once on a PermanentJobError', async () => {
       behaviours.set('permanent', async () => {
         throw new PermanentJobError('No product has SKU "permanent" any more');

@@ -60,7 +60,14 @@ export function createBullJobQueue(opts: BullQueueOptions): JobQueue {
     async add(jobName, payload, { jobId }) {
       const parsed = parsePayload(jobName, payload);
       const existing = await queue.getJob(jobId);
-      if (existing) return { id: jobId, created: false };
+      if (existing) {
+        // A failed job's id added again runs again (the upload was repeated to retry it).
+        if ((await existing.getState()) === 'failed') {
+          await existing.retry('failed');
+          return { id: jobId, created: true };
+        }
+        return { id: jobId, created: false };
+      }
       await queue.add(jobName, parsed, { jobId });
       return { id: jobId, created: true };
     },

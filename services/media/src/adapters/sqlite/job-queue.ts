@@ -71,6 +71,11 @@ export function createSqliteJobQueue(file: string, opts: SqliteQueueOptions): Jo
     `INSERT OR IGNORE INTO jobs (id, name, payload, state, max_attempts, backoff_ms, run_at, created_at, updated_at)
      VALUES (@id, @name, @payload, 'waiting', @maxAttempts, @backoffMs, @now, @now, @now)`,
   );
+  const requeueFailed = db.prepare(
+    `UPDATE jobs SET state = 'waiting', attempts_made = 0, progress = 0, run_at = @now, failed_reason = NULL, result = NULL,
+       lease_owner = NULL, lease_until = NULL, payload = @payload, updated_at = @now
+     WHERE id = @id AND state = 'failed'`,
+  );
   const selectOne = db.prepare<[string], Row>('SELECT * FROM jobs WHERE id = ?');
   const nextDue = db.prepare<[number, number], Row>(
     `SELECT * FROM jobs WHERE (state = 'waiting' AND run_at <= ?) OR (state = 'active' AND lease_until < ?)
@@ -137,7 +142,8 @@ export function createSqliteJobQueue(file: string, opts: SqliteQueueOptions): Jo
         backoffMs: opts.backoffMs,
         now: Date.now(),
       });
-      const created = info.changes === 1;
+      // A failed job's id added again runs again (the upload was repeated to retry it).
+      const created = info.changes === 1 || requeueFailed.run({ id: jobId, payload: JSON.stringify(parsed), now: Date.now() }).changes === 1;
       if (created) for (const wake of wakers) wake();
       return { id: jobId, created };
     },
