@@ -209,7 +209,7 @@ test.describe('at phone width, by keyboard', () => {
     await send.scrollIntoViewIfNeeded();
     const box = await send.boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     expect(scrollWidth).toBeLessThanOrEqual(375);
   });
 });

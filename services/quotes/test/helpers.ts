@@ -65,6 +65,8 @@ export interface ServiceOptions {
   rateLimits?: Partial<RateLimits>;
   outbox?: { baseDelayMs?: number; maxDelayMs?: number; pollMs?: number; leaseMs?: number };
   signer?: CaptchaSigner;
+  /** Another store than SQLite in dataDir (the Mongo adapter). */
+  store?: QuoteStore;
 }
 
 /** The quotes service as main.ts builds it, on real embedded adapters in a temp DATA_DIR, on a free port. */
@@ -72,7 +74,7 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
   const tmp = opts.dataDir ? undefined : tempDir('quotes-test-');
   const dataDir = opts.dataDir ?? tmp!.dir;
   const logger = createLogger('quotes-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const store = SqliteQuoteStore.inDataDir(dataDir);
+  const store = opts.store ?? SqliteQuoteStore.inDataDir(dataDir);
   const mailDir = path.join(dataDir, 'mail');
   const mailer = opts.mailer ?? new DevMailbox(mailDir, 'Forgeline <no-reply@forgeline.parts>');
   const outbox = new Outbox(store, mailer, logger, {
