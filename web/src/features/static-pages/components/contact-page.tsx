@@ -31,7 +31,7 @@ export default function ContactPage() {
       <PageHero eyebrow="We reply within 24 hours" title="Contact Us">
         Questions about a part, a quote or an order? Call, e-mail, chat on WhatsApp or send us a message.
       </PageHero>
-      <div className="container-page grid gap-8 py-14 lg:grid-cols-[22rem_1fr]">
+      <div className="container-page grid gap-8 py-14 lg:grid-cols-[24rem_1fr]">
         <aside className="space-y-6" aria-labelledby="contact-info-heading">
           <div className="rounded-lg border border-zinc-200 bg-white p-6">
             <h2 id="contact-info-heading" className="font-display text-2xl font-extrabold uppercase text-ink">
@@ -44,10 +44,10 @@ export default function ContactPage() {
                 </a>
               </InfoRow>
               <InfoRow icon={Mail} label="E-mail">
-                <a href={`mailto:${site.email}`} className="block break-all hover:text-safety-deep">
+                <a href={`mailto:${site.email}`} className="block text-sm [overflow-wrap:anywhere] hover:text-safety-deep sm:text-base">
                   {site.email}
                 </a>
-                <a href={`mailto:${site.alternateEmail}`} className="block break-all hover:text-safety-deep">
+                <a href={`mailto:${site.alternateEmail}`} className="block text-sm [overflow-wrap:anywhere] hover:text-safety-deep sm:text-base">
                   {site.alternateEmail}
                 </a>
               </InfoRow>

@@ -17,7 +17,7 @@ export default function FaqPage() {
       </PageHero>
       <div className="container-page grid gap-10 py-14 lg:grid-cols-[16rem_1fr]">
         <nav aria-label="FAQ categories" className="hidden lg:block">
-          <ul className="sticky top-24 space-y-1 text-sm font-semibold">
+          <ul className="sticky top-36 space-y-1 text-sm font-semibold">
             {faqCategories.map((c) => (
               <li key={c.id}>
                 <a href={`#faq-${c.id}`} className="block rounded-md px-3 py-2 text-steel hover:bg-white hover:text-ink">
@@ -29,7 +29,7 @@ export default function FaqPage() {
         </nav>
         <div className="space-y-10">
           {faqCategories.map((category) => (
-            <section key={category.id} id={`faq-${category.id}`} aria-labelledby={`faq-${category.id}-title`} className="scroll-mt-24">
+            <section key={category.id} id={`faq-${category.id}`} aria-labelledby={`faq-${category.id}-title`} className="scroll-mt-36">
               <h2 id={`faq-${category.id}-title`} className="font-display text-2xl font-extrabold uppercase text-ink sm:text-3xl">
                 {category.title}
               </h2>
