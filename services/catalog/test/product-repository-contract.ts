@@ -183,6 +183,17 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       expect(await repo.updateImages(id(999), { images: [], imageUrl: '' })).toBeNull();
     });
 
+    it('shows new images and names in pages read before the write', async () => {
+      const before = await repo.listByCategory({ categorySlug: 'hydraulic-filters', brandSlug: 'caterpillar', limit: 10, offset: 0 });
+      expect(before.items.find((p) => p.id === id(2))?.images).toEqual([]);
+      await repo.listAll({ limit: 5, offset: 0 });
+      await repo.updateImages(id(2), { images: ['/media/new.webp'], imageUrl: '/media/new.webp' });
+      const after = await repo.listByCategory({ categorySlug: 'hydraulic-filters', brandSlug: 'caterpillar', limit: 10, offset: 0 });
+      expect(after.items.find((p) => p.id === id(2))?.images).toEqual(['/media/new.webp']);
+      await repo.upsertMany([{ ...PRODUCTS[0]!, name: 'Aardvark Filter' }]);
+      expect((await repo.listAll({ limit: 5, offset: 0 })).items[0]?.name).toBe('Aardvark Filter');
+    });
+
     it('finds products by part number or sku prefix, ignoring case and punctuation', async () => {
       expect((await repo.findByCode('1r0750', 10)).map((p) => p.id)).toEqual([id(1)]);
       expect((await repo.findByCode('1R-07', 10)).map((p) => p.id).sort()).toEqual([id(1), id(2), id(3)]);

@@ -29,6 +29,9 @@ describe('SqliteProductRepository', () => {
       await seeder.upsertMany([makeProduct({ id: id(50), name: 'Idler', sku: 'ID-1', category: 'Undercarriage', brandName: 'Hitachi' })]);
       expect(await service.count()).toBe(3);
       expect((await service.findBrand('hitachi'))?.productCount).toBe(1);
+      expect((await service.listAll({ limit: 10, offset: 0 })).items.map((p) => p.name)).toContain('Idler');
+      await seeder.upsertMany([{ ...PRODUCTS[0]!, name: 'Aardvark Filter' }]);
+      expect((await service.listAll({ limit: 10, offset: 0 })).items[0]?.name).toBe('Aardvark Filter');
     } finally {
       await service.close();
       await seeder.close();

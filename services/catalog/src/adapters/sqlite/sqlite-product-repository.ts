@@ -188,10 +188,18 @@ const pageSql = (where: string, desc = false) =>
    ) ORDER BY name, id`;
 
 
+const PAGE_CACHE_SIZE = 500;
+
 export class SqliteProductRepository implements ProductRepository {
   private readonly stmt;
   private totals: { key: string; value: CatalogTotals } | null = null;
   private localWrites = 0;
+  /**
+   * Recently served pages (category, brand, gallery), most recent last. Emptied whenever the totals are
+   * reread (a write here or a commit elsewhere) and on an image update, so it never serves stale rows.
+   * Callers must not mutate what they get.
+   */
+  private readonly pages = new Map<string, Page<ProductSummary>>();
 
   private constructor(private readonly db: Database.Database) {
     const s = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
@@ -201,9 +209,9 @@ export class SqliteProductRepository implements ProductRepository {
       bySku: s<ProductRow>('SELECT rowid, * FROM products WHERE sku = ?'),
       bySkuKey: s<ProductRow>('SELECT rowid, * FROM products WHERE sku_key = ? LIMIT 2'),
       summaries: s<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM products WHERE id IN (SELECT value FROM json_each(?))`),
-      byCategory: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category', desc))),
-      byCategoryBrand: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category AND brand_slug = @brand', desc))),
-      byBrand: both((desc) => s<SummaryRow>(pageSql('WHERE brand_slug = @brand', desc))),
+      category: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category', desc))),
+      categoryBrand: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category AND brand_slug = @brand', desc))),
+      brand: both((desc) => s<SummaryRow>(pageSql('WHERE brand_slug = @brand', desc))),
       all: both((desc) => s<SummaryRow>(pageSql('', desc))),
       byCode: s<SummaryRow>(
         `SELECT ${SUMMARY_COLUMNS} FROM products WHERE rowid IN (
@@ -282,29 +290,40 @@ export class SqliteProductRepository implements ProductRepository {
     const params = { category: q.categorySlug, brand: q.brandSlug };
     if (q.brandSlug !== undefined) {
       const total = totals.byPair.get(subcategoryId(q.categorySlug, q.brandSlug)) ?? 0;
-      return this.page(this.stmt.byCategoryBrand, params, total, q);
+      return this.page('categoryBrand', params, total, q);
     }
-    return this.page(this.stmt.byCategory, params, totals.byCategory.get(q.categorySlug)?.productCount ?? 0, q);
+    return this.page('category', params, totals.byCategory.get(q.categorySlug)?.productCount ?? 0, q);
   }
 
   async listByBrand(q: { brandSlug: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
     const total = this.currentTotals().byBrand.get(q.brandSlug)?.productCount ?? 0;
-    return this.page(this.stmt.byBrand, { brand: q.brandSlug }, total, q);
+    return this.page('brand', { brand: q.brandSlug }, total, q);
   }
 
   async listAll(q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
-    return this.page(this.stmt.all, {}, this.currentTotals().total, q);
+    return this.page('all', {}, this.currentTotals().total, q);
   }
 
   private page(
-    stmts: { asc: Database.Statement<unknown[], SummaryRow>; desc: Database.Statement<unknown[], SummaryRow> },
-    params: Record<string, unknown>,
+    kind: 'category' | 'categoryBrand' | 'brand' | 'all',
+    params: { category?: string; brand?: string },
     total: number,
     q: { limit: number; offset: number },
   ): Page<ProductSummary> {
     const w = pageWindow(total, q.limit, q.offset);
     if (!w) return { items: [], total };
-    return { items: stmts[w.desc ? 'desc' : 'asc'].all({ ...params, limit: w.limit, offset: w.offset }).map(toSummary), total };
+    const key = `${kind}|${params.category ?? ''}|${params.brand ?? ''}|${q.limit}|${q.offset}`;
+    const cached = this.pages.get(key);
+    if (cached) {
+      this.pages.delete(key);
+      this.pages.set(key, cached);
+      return cached;
+    }
+    const stmt = this.stmt[kind][w.desc ? 'desc' : 'asc'];
+    const page = { items: stmt.all({ ...params, limit: w.limit, offset: w.offset }).map(toSummary), total };
+    this.pages.set(key, page);
+    if (this.pages.size > PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
+    return page;
   }
 
   async findByCode(code: string, limit: number): Promise<ProductSummary[]> {
@@ -392,6 +411,7 @@ export class SqliteProductRepository implements ProductRepository {
 
   async updateImages(id: string, update: ProductImagesUpdate): Promise<Product | null> {
     const result = this.stmt.updateImages.run({ id, images: JSON.stringify(update.images), image_url: update.imageUrl });
+    this.pages.clear();
     return result.changes === 0 ? null : this.getById(id);
   }
 
@@ -425,6 +445,7 @@ export class SqliteProductRepository implements ProductRepository {
     );
     const value = summarizeSubcategories(subcategories);
     this.totals = { key, value };
+    this.pages.clear();
     return value;
   }
 }
