@@ -187,7 +187,6 @@ const pageSql = (where: string, desc = false) =>
      SELECT rowid FROM products ${where} ORDER BY ${desc ? 'name DESC, id DESC' : 'name, id'} LIMIT @limit OFFSET @offset
    ) ORDER BY name, id`;
 
-
 const PAGE_CACHE_SIZE = 500;
 
 export class SqliteProductRepository implements ProductRepository {
