@@ -36,6 +36,10 @@ export async function listen(app: express.Express): Promise<{ server: Server; ur
 export async function startCatalogStub(products = [PRODUCT]) {
   const app = express();
   app.get('/api/products/:id', (req, res) => {
+    if (req.params.id === 'catalog-fails') {
+      res.status(500).json({ message: 'Internal error' });
+      return;
+    }
     const p = products.find((x) => x.id === req.params.id);
     if (!p) res.status(404).json({ message: 'Product not found' });
     else res.json({ ...p, category: 'Filters', brandName: 'Caterpillar' });

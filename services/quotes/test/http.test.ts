@@ -131,6 +131,14 @@ describe('quotes service over HTTP (SQLite, dev mailbox)', () => {
       expect(await svc.store.countQuoteRequests()).toBe(before);
     });
 
+    it('refuses with a clean 503 when the catalog fails, storing nothing', async () => {
+      const before = await svc.store.countQuoteRequests();
+      const res = await post(`${svc.url}/api/quote-requests`, validQuote({ productId: 'catalog-fails' }));
+      expect(res.status).toBe(503);
+      expect(res.body.message).toMatch(/try again/);
+      expect(await svc.store.countQuoteRequests()).toBe(before);
+    });
+
     it('refuses a body that is not JSON with 400', async () => {
       const res = await post(`${svc.url}/api/quote-requests`, '{"productId":');
       expect(res.status).toBe(400);

@@ -87,7 +87,6 @@ export function QuoteDialog({ open, onOpenChange, product }: QuoteDialogProps) {
     setAnswer('');
     setSentTo(null);
     mutation.reset();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the open flag matters here
   }, [open]);
 
   const change = (name: keyof Fields) => (e: { target: { value: string } }) => {
