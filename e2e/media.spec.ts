@@ -35,6 +35,7 @@ async function mailedCode(sessionId: string): Promise<string> {
 }
 
 async function signIn(page: Page) {
+  page.on('pageerror', (e) => console.log('PAGEERROR', e.message, e.stack));
   await page.goto('/admin');
   await expect(page.getByLabel('Email')).toHaveValue(ADMIN);
   const sent = page.waitForResponse((r) => r.url().endsWith('/api/admin/auth/send-otp'));

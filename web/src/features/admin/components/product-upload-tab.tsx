@@ -98,8 +98,14 @@ function ProductImageUploader({ product }: { product: AdminProductRow }) {
     const pending = itemsRef.current.filter((i) => i.status === 'pending');
     if (!pending.length) return;
     setBusy(true);
+    // Outcomes are tracked here: state updates reach itemsRef only after the next render.
+    const statuses = new Map(itemsRef.current.map((i) => [i.key, i.status]));
     let failed = 0;
     for (const item of pending) {
+      if (!itemsRef.current.some((i) => i.key === item.key)) {
+        statuses.delete(item.key); // removed while waiting its turn
+        continue;
+      }
       update(item.key, { status: 'uploading', progress: 0 });
       let reported = false;
       const simulated = window.setInterval(() => {
@@ -110,9 +116,11 @@ function ProductImageUploader({ product }: { product: AdminProductRow }) {
           reported = true;
           update(item.key, { progress: p });
         });
+        statuses.set(item.key, 'completed');
         update(item.key, { status: 'completed', progress: 100 });
       } catch (err) {
         failed += 1;
+        statuses.set(item.key, 'error');
         const message = uploadErrorMessage(err);
         update(item.key, { status: 'error', error: message });
         toast.error('Upload failed', { description: `${item.file.name}: ${message}` });
@@ -125,7 +133,7 @@ function ProductImageUploader({ product }: { product: AdminProductRow }) {
       toast.error('Failed to upload images', { description: `${failed} of ${pending.length} could not be uploaded` });
       return;
     }
-    if (itemsRef.current.every((i) => i.status === 'completed')) {
+    if ([...statuses.values()].every((s) => s === 'completed')) {
       toast.success('All images uploaded successfully');
       itemsRef.current.forEach((i) => URL.revokeObjectURL(i.preview));
       setItems([]);
