@@ -56,6 +56,25 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
       }
     });
 
+    it('stores many simultaneous saves, and a save that fails (a duplicate id) fails alone', async () => {
+      const store = await make();
+      try {
+        const quotes = Array.from({ length: 30 }, () => quote());
+        const dup = { ...quotes[0]!, customerName: 'Duplicate' };
+        const results = await Promise.allSettled([
+          ...quotes.map((q) => store.saveQuoteRequest(q, mailsFor(q.id, 1))),
+          store.saveQuoteRequest(dup, [{ ...mailsFor(dup.id, 1)[0]!, id: `dup-${dup.id}` }]),
+        ]);
+        expect(results.slice(0, 30).every((r) => r.status === 'fulfilled')).toBe(true);
+        expect(results[30]!.status).toBe('rejected');
+        expect(await store.countQuoteRequests()).toBe(30);
+        expect((await store.getQuoteRequest(dup.id))?.customerName).toBe('Ada');
+        expect(await store.listMails(dup.id)).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('stores a contact message with its mail', async () => {
       const store = await make();
       try {

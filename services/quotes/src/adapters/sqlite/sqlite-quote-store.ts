@@ -99,19 +99,65 @@ const toEntry = (r: OutboxRow): OutboxEntry => ({
   sentAt: r.sent_at === null ? null : new Date(r.sent_at),
 });
 
-/** Quotes storage in one SQLite file (WAL). A record and its outbox rows are written in one transaction. */
+/**
+ * Quotes storage in one SQLite file (WAL), through two connections:
+ * - `durable` (synchronous=FULL) writes records with their outbox rows, one transaction each, so a request answered
+ *   201 survives a power cut. Saves arriving together are group-committed: one fsync for the batch, each save in
+ *   its own savepoint so one failing does not fail the others.
+ * - `fast` (synchronous=NORMAL) claims and marks mails and records used captcha tokens. Its commits survive a
+ *   process crash; a power cut may lose the last few (a mail marked sent would be sent again with the same
+ *   Message-ID, a captcha token could be used once more within its 10 minutes).
+ */
 export class SqliteQuoteStore implements QuoteStore {
   private readonly db: Database.Database;
+  private readonly fast: Database.Database;
   private pruneAt = 0;
+  private pending: { run: () => void; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private flushScheduled = false;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
-    // FULL: a request answered 201 survives a power cut too, not only a process crash (NORMAL would risk the last commits).
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    this.fast = file === ':memory:' ? this.db : new Database(file);
+    this.fast.pragma('synchronous = NORMAL');
+    this.fast.pragma('busy_timeout = 5000');
+  }
+
+  /** Runs `run` in a transaction committed with the other saves of this tick. */
+  private save(run: () => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ run, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush() {
+    this.flushScheduled = false;
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return;
+    const errors: unknown[] = [];
+    try {
+      this.db.transaction(() => {
+        batch.forEach((item, i) => {
+          try {
+            this.db.transaction(item.run)(); // nested: a SAVEPOINT, rolled back alone on error
+          } catch (err) {
+            errors[i] = err;
+          }
+        });
+      })();
+    } catch (err) {
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    batch.forEach((item, i) => (errors[i] === undefined ? item.resolve() : item.reject(errors[i])));
   }
 
   static inDataDir(dataDir: string) {
@@ -132,10 +178,10 @@ export class SqliteQuoteStore implements QuoteStore {
        VALUES (@id, @productId, @productName, @productSku, @customerName, @customerEmail,
          @customerPhone, @customerCountry, @quantity, @message, @status, @createdAt)`,
     );
-    this.db.transaction(() => {
+    await this.save(() => {
       insert.run(q);
       this.insertMails(mails, Date.now());
-    })();
+    });
   }
 
   async saveContactMessage(c: ContactMessage, mails: OutboxMail[]): Promise<void> {
@@ -143,10 +189,10 @@ export class SqliteQuoteStore implements QuoteStore {
       `INSERT INTO contact_messages (id, name, email, country_code, phone, subject, message, created_at)
        VALUES (@id, @name, @email, @countryCode, @phone, @subject, @message, @createdAt)`,
     );
-    this.db.transaction(() => {
+    await this.save(() => {
       insert.run(c);
       this.insertMails(mails, Date.now());
-    })();
+    });
   }
 
   async getQuoteRequest(id: string): Promise<QuoteRequest | null> {
@@ -194,22 +240,22 @@ export class SqliteQuoteStore implements QuoteStore {
   async useCaptchaToken(id: string, expiresAt: Date): Promise<boolean> {
     const now = Date.now();
     if (now >= this.pruneAt) {
-      this.db.prepare('DELETE FROM captcha_used WHERE expires_at < ?').run(now);
+      this.fast.prepare('DELETE FROM captcha_used WHERE expires_at < ?').run(now);
       this.pruneAt = now + 60_000;
     }
-    const r = this.db.prepare('INSERT OR IGNORE INTO captcha_used (id, expires_at) VALUES (?, ?)').run(id, expiresAt.getTime());
+    const r = this.fast.prepare('INSERT OR IGNORE INTO captcha_used (id, expires_at) VALUES (?, ?)').run(id, expiresAt.getTime());
     return r.changes === 1;
   }
 
   async claimDueMails(now: Date, limit: number, leaseMs: number): Promise<OutboxEntry[]> {
     const t = now.getTime();
-    const select = this.db.prepare(
+    const select = this.fast.prepare(
       `SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until <= ?
        ORDER BY next_attempt_at, id LIMIT ?`,
     );
-    const lease = this.db.prepare('UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?');
+    const lease = this.fast.prepare('UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?');
     // IMMEDIATE: the write lock is taken before the read, so two processes never claim the same row.
-    return this.db
+    return this.fast
       .transaction(() => {
         const rows = select.all(t, t, limit) as OutboxRow[];
         for (const r of rows) lease.run(t + leaseMs, r.id);
@@ -219,13 +265,13 @@ export class SqliteQuoteStore implements QuoteStore {
   }
 
   async markSent(id: string, at: Date): Promise<void> {
-    this.db
+    this.fast
       .prepare(`UPDATE outbox SET status = 'sent', sent_at = ?, lease_until = 0, last_error = NULL WHERE id = ?`)
       .run(at.getTime(), id);
   }
 
   async markFailed(id: string, nextAttemptAt: Date, error: string): Promise<void> {
-    this.db
+    this.fast
       .prepare(`UPDATE outbox SET next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ? AND status = 'pending'`)
       .run(nextAttemptAt.getTime(), error.slice(0, 500), id);
   }
@@ -252,6 +298,8 @@ export class SqliteQuoteStore implements QuoteStore {
   }
 
   async close(): Promise<void> {
+    if (this.pending.length) this.flush();
+    if (this.fast !== this.db && this.fast.open) this.fast.close();
     if (this.db.open) this.db.close();
   }
 }
