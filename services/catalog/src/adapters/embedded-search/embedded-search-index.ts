@@ -32,6 +32,8 @@ import { StringColumn } from './string-column.ts';
 import { CODE_FIELDS, Field, Vocab, VocabBuilder } from './vocab.ts';
 
 const SNAPSHOT_FILE = 'search-index.bin';
+/** Bumped when the snapshot's sections change; an older snapshot is ignored (the index starts empty and is rebuilt). */
+const LAYOUT = 2;
 const JOURNAL_FILE = 'search-journal.ndjson';
 /** Merge the delta into a new snapshot once this many products changed since the last one. */
 const COMPACT_AFTER = 5000;
@@ -160,6 +162,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     await mkdir(dir, { recursive: true });
     const index = new EmbeddedSearchIndex(dir);
     const snap = await readSnapshot(path.join(dir, SNAPSHOT_FILE));
+    if (snap && (snap.meta as { layout?: number }).layout !== LAYOUT) return index; // older engine: rebuild
     if (snap) index.loadSnapshot(snap);
     const replayed = await index.replayJournal();
     if (replayed > 0 && index.delta.length >= COMPACT_AFTER) await index.enqueue(() => index.compactAndPersist());
@@ -538,8 +541,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
         }
       }
     }
-    // One wrong, missing, extra or swapped character: the whole query, and each single word.
-    const typoCandidates: Array<[number, number]> = [[0, n - 1]];
+    // One wrong, missing, extra or swapped character: each single word, and the whole query when it
+    // looks like one number typed in pieces ("600 211 1213", "RE 504863": no long plain words).
+    const typoCandidates: Array<[number, number]> = [];
+    if (tokens.every((t) => t.length <= 3 || hasDigit(t))) typoCandidates.push([0, n - 1]);
     for (let k = 0; k < n; k++) if (n > 1) typoCandidates.push([k, k]);
     for (const [from, to] of typoCandidates) {
       const code = tokens.slice(from, to + 1).join('');
@@ -807,7 +812,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const s = this.baseSeg;
     await writeSnapshot(
       path.join(this.dir, SNAPSHOT_FILE),
-      { n: b.n, brandNames: this.brandNames, categoryNames: this.categoryNames },
+      { layout: LAYOUT, n: b.n, brandNames: this.brandNames, categoryNames: this.categoryNames },
       {
         id: b.id,
         name: b.name,
