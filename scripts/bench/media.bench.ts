@@ -31,16 +31,34 @@ const zipFile = path.join(dataDir, `bulk-${skuCount}x${perSku}.zip`);
 const stack = await startStack({ dataDir, port: 0, quiet: true, seedProducts: Math.max(skuCount, 1000), env: { LOG_LEVEL: 'warn' } });
 const catalogUrl = stack.serviceUrls.catalog!;
 
-async function listSkus(n: number): Promise<string[]> {
-  const skus: string[] = [];
-  for (let offset = 0; skus.length < n; offset += 100) {
+type Seeded = Pick<ProductListResponse['products'][number], 'id' | 'sku' | 'images' | 'imageUrl'>;
+
+async function listProducts(n: number): Promise<Seeded[]> {
+  const out: Seeded[] = [];
+  for (let offset = 0; out.length < n; offset += 100) {
     const res = await fetch(`${catalogUrl}/api/catalog/products?limit=100&offset=${offset}`);
     const body = (await res.json()) as ProductListResponse;
     if (body.products.length === 0) break;
-    skus.push(...body.products.map((p) => p.sku));
+    out.push(...body.products.map(({ id, sku, images, imageUrl }) => ({ id, sku, images, imageUrl })));
   }
-  if (skus.length < n) throw new Error(`the catalogue has ${skus.length} products; ${n} are needed`);
-  return skus.slice(0, n);
+  if (out.length < n) throw new Error(`the catalogue has ${out.length} products; ${n} are needed`);
+  return out.slice(0, n);
+}
+
+/** Put the seeded pictures back, so every run tells the catalog the same news (a fair comparison). */
+async function restoreImages(products: Seeded[]) {
+  for (let i = 0; i < products.length; i += 20) {
+    await Promise.all(
+      products.slice(i, i + 20).map(async (p) => {
+        const res = await fetch(`${catalogUrl}/internal/products/${p.id}/images`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', 'x-service-token': stack.env.SERVICE_TOKEN! },
+          body: JSON.stringify({ images: p.images, imageUrl: p.imageUrl }),
+        });
+        if (!res.ok) throw new Error(`restoring ${p.sku} answered ${res.status}`);
+      }),
+    );
+  }
 }
 
 /** 24 base photos; each ZIP entry gets a unique JPEG comment so every file has its own content hash. */
@@ -187,7 +205,8 @@ async function run(workers: number): Promise<RunResult> {
 }
 
 try {
-  const skus = await listSkus(skuCount);
+  const products = await listProducts(skuCount);
+  const skus = products.map((p) => p.sku);
   if (!fs.existsSync(zipFile)) {
     console.log(`Generating ${skuCount} SKUs x ${perSku} photos into ${path.relative(repoRoot, zipFile)} (cached for later runs)...`);
     await buildZip(skus);
@@ -196,6 +215,7 @@ try {
   console.log(`ZIP: ${skuCount} SKU folders, ${skuCount * perSku} JPEGs 1024x768, ${zipMb.toFixed(1)} MB; ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}\n`);
   const results: RunResult[] = [];
   for (const w of workerCounts) {
+    await restoreImages(products);
     results.push(await run(w));
     console.log(`  ${w} worker(s): done in ${results.at(-1)!.processS.toFixed(1)} s`);
   }
@@ -213,6 +233,7 @@ try {
   if (one && two) {
     console.log(`\nScaling: 2 workers finish ${(one.processS / two.processS).toFixed(2)}x as fast as 1 (goal: at least 1.7x; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs while measuring).`);
   }
+  await restoreImages(products);
 } finally {
   await stack.stop();
 }
