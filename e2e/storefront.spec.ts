@@ -114,6 +114,29 @@ test.describe('every route renders its heading', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Brand Not Found' })).toBeVisible();
   });
 
+  test('a product page served with its data preloaded does not fetch it again, and drops it after ~100 ms', async ({ page, request }) => {
+    const { products } = await getJson<ListResponse>(request, '/api/catalog/products?limit=2');
+    const [a, b] = [products[0]!, products[1]!];
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (/\/api\/products\/[^/?]+$/.test(new URL(r.url()).pathname)) fetched.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`/products/${a.id}/${a.slug}`);
+    const html = await (await request.get(`/products/${a.id}/${a.slug}`)).text();
+    test.skip(!html.includes('__PRELOADED_PRODUCT__'), 'the gateway does not preload product data');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(a.name);
+    expect(fetched).toEqual([]);
+    await expect.poll(() => page.evaluate(() => '__PRELOADED_PRODUCT__' in window)).toBe(false);
+
+    // A later product is fetched as usual.
+    await page.evaluate((path) => {
+      window.history.pushState({}, '', path);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, `/products/${b.id}/${b.slug}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(b.name);
+    expect(fetched).toEqual([`/api/products/${b.id}`]);
+  });
+
   test('an unknown path shows Page Not Found', async ({ page }) => {
     await page.goto('/this/path/does-not-exist');
     await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();

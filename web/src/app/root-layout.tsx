@@ -25,7 +25,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <Header renderSearch={(variant) => <HeaderSearch variant={variant} />} />
-      <main id="main" className="flex-1">
+      <main id="main" className="min-h-screen flex-1">
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>

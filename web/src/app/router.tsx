@@ -2,11 +2,12 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { ErrorScreen } from './error-screen.tsx';
+// Home is the usual landing page: kept in the entry so its hero paints without waiting for another chunk.
+import HomeRoute from './routes/home-route.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { DisclaimerRoute, PrivacyRoute, RefundPolicyRoute, ShippingPolicyRoute } from './routes/policy-routes.tsx';
 
-// Every screen is its own chunk; the entry holds only the shell (router, query client, header, footer).
-const HomeRoute = lazy(() => import('./routes/home-route.tsx'));
+// Every other screen is its own chunk.
 const ProductRoute = lazy(() => import('./routes/product-route.tsx'));
 const BrowseByBrandPage = lazy(() => import('../features/categories/components/browse-by-brand-page.tsx'));
 const CategoryPage = lazy(() => import('../features/categories/components/category-page.tsx'));

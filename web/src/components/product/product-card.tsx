@@ -27,9 +27,9 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
         ) : null}
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:p-4">
-        <h3 className="line-clamp-2 text-sm font-bold uppercase leading-snug text-ink group-hover:underline sm:text-base">
+        <h2 className="line-clamp-2 text-sm font-bold uppercase leading-snug text-ink group-hover:underline sm:text-base">
           {product.name}
-        </h3>
+        </h2>
         <p className="text-xs text-steel sm:text-sm">
           Part #: <span className="font-mono font-semibold text-ink">{product.partNumber || 'N/A'}</span>
         </p>

@@ -14,7 +14,7 @@ const variants: Record<ButtonVariant, string> = {
   outline: 'border-2 border-ink text-ink hover:bg-ink hover:text-white',
   'outline-light': 'border-2 border-white/80 text-white hover:bg-white hover:text-ink',
   ghost: 'text-ink hover:bg-black/5',
-  whatsapp: 'bg-whatsapp text-white hover:bg-[#187a42]',
+  whatsapp: 'bg-whatsapp text-white hover:bg-whatsapp-hover',
 };
 
 const sizes: Record<ButtonSize, string> = {

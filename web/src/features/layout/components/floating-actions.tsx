@@ -30,7 +30,7 @@ export function FloatingActions({ chatText = WHATSAPP_GREETING }: { chatText?: s
         target="_blank"
         rel="noopener noreferrer"
         aria-label="Chat with us on WhatsApp"
-        className="grid size-14 place-items-center rounded-full bg-whatsapp text-white shadow-xl ring-4 ring-white/70 hover:bg-[#187a42]"
+        className="grid size-14 place-items-center rounded-full bg-whatsapp text-white shadow-xl ring-4 ring-white/70 hover:bg-whatsapp-hover"
       >
         <MessageCircle className="size-7" aria-hidden="true" />
       </a>

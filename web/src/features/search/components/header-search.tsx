@@ -38,6 +38,12 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [query.data, settled]);
 
+  // Keep the highlighted option in view while the arrow keys move through a scrolled list.
+  useEffect(() => {
+    if (active < 0) return;
+    document.getElementById(`${baseId}-opt-${active}`)?.scrollIntoView({ block: 'nearest' });
+  }, [active, baseId]);
+
   // Close on a click or tap outside.
   useEffect(() => {
     if (!showDropdown) return;
