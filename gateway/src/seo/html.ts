@@ -22,6 +22,8 @@ export interface HeadTags {
   /** Open Graph properties without the `og:` prefix (type, title, description, url, image, site_name). */
   openGraph: Record<string, string | undefined>;
   jsonLd: unknown[];
+  /** The page's LCP image, fetched at high priority before the app's JavaScript has run. */
+  preloadImages?: { href: string; srcset?: string; sizes?: string }[];
   /** Inline script assignments, e.g. { __PRELOADED_PRODUCT__: product }. */
   preload?: Record<string, unknown>;
 }
@@ -46,6 +48,10 @@ export function renderHeadTags(tags: HeadTags): string {
     if (value) lines.push(`<meta property="og:${escapeHtml(key)}" content="${escapeHtml(key === 'description' ? clip(value) : value)}">`);
   }
   lines.push(`<meta name="twitter:card" content="${tags.openGraph.image ? 'summary_large_image' : 'summary'}">`);
+  for (const img of tags.preloadImages ?? []) {
+    const set = img.srcset ? ` imagesrcset="${escapeHtml(img.srcset)}" imagesizes="${escapeHtml(img.sizes ?? '100vw')}"` : '';
+    lines.push(`<link rel="preload" as="image" href="${escapeHtml(img.href)}"${set} fetchpriority="high">`);
+  }
   for (const item of tags.jsonLd) lines.push(`<script type="application/ld+json">${scriptSafeJson(item)}</script>`);
   for (const [name, value] of Object.entries(tags.preload ?? {})) {
     if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`Bad preload variable name: ${name}`);

@@ -24,6 +24,29 @@ export const absolute = (ctx: PageContext, pathOrUrl: string) =>
 
 const defaultImage = (ctx: PageContext) => absolute(ctx, heroSlides[0]?.image ?? ctx.site.logoPath);
 
+/** Media-service variants (`<hash>-<width>.webp`) and the sizes the product gallery asks for; mirrors web/src/lib/product-image.ts. */
+const PROCESSED_IMAGE = /^(\/media\/products\/.+\/[^/]+?)-(\d+)\.webp$/;
+const VARIANT_WIDTHS = [160, 480, 1200];
+const GALLERY_SIZES = '(min-width: 1024px) 600px, 100vw';
+
+/** The preload for a product's first image, matching what the gallery's <img> will request. */
+export function productImagePreload(url: string): NonNullable<HeadTags['preloadImages']>[number] {
+  const m = PROCESSED_IMAGE.exec(url);
+  if (!m) return { href: url };
+  return {
+    href: `${m[1]}-1200.webp`,
+    srcset: VARIANT_WIDTHS.map((w) => `${m[1]}-${w}.webp ${w}w`).join(', '),
+    sizes: GALLERY_SIZES,
+  };
+}
+
+/** The first hero slide, as the home page's <img srcset> asks for it (the 800 px copy sits beside each image). */
+function heroPreload(): NonNullable<HeadTags['preloadImages']> {
+  const first = heroSlides[0];
+  if (!first) return [];
+  return [{ href: first.image, srcset: `${first.image.replace(/\.webp$/, '-800.webp')} 800w, ${first.image} 1600w`, sizes: '100vw' }];
+}
+
 function basic(
   ctx: PageContext,
   o: { title: string; description: string; path?: string; robots?: string; status?: number; jsonLd?: unknown[] },
@@ -81,7 +104,7 @@ export function staticPageHead(ctx: PageContext, pathname: string, search: URLSe
           robots: NOINDEX,
         });
       }
-      return basic(ctx, {
+      const home = basic(ctx, {
         title: `${site.name} | ${site.tagline}`,
         description: site.description,
         path: '/',
@@ -109,6 +132,7 @@ export function staticPageHead(ctx: PageContext, pathname: string, search: URLSe
           },
         ],
       });
+      return { ...home, tags: { ...home.tags, preloadImages: heroPreload() } };
     }
     case '/categories':
       return basic(ctx, {
@@ -208,6 +232,7 @@ export function productHead(ctx: PageContext, product: Product): PageHead {
           { name: product.name, path },
         ]),
       ],
+      preloadImages: product.images[0] || product.imageUrl ? [productImagePreload((product.images[0] || product.imageUrl)!)] : [],
       preload: { __PRELOADED_PRODUCT__: product },
     },
   };

@@ -14,6 +14,7 @@ import { createApp as createCatalogApp } from '../../../services/catalog/src/app
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { id, makeProduct, PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
 import { createGatewayApp } from '../app.ts';
+import { productImagePreload } from './pages.ts';
 import { createSeoHandler } from './seo-handler.ts';
 
 const logger = createLogger('seo-test', 'silent');
@@ -123,7 +124,17 @@ describe('SEO handler (real catalog, real gateway)', () => {
     expect(crumbs['@type']).toBe('BreadcrumbList');
     expect(crumbs.itemListElement.map((i: { name: string }) => i.name)).toEqual(['Home', 'Products', p.category, p.name]);
     expect(preloaded(html)).toMatchObject({ id: p.id, sku: p.sku, name: p.name });
+    expect(head).toContain(`<link rel="preload" as="image" href="${p.images[0]}" fetchpriority="high">`);
     expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  });
+
+  it('preloads a processed product image with the srcset the gallery asks for', () => {
+    expect(productImagePreload('/media/products/ab/cdef-480.webp')).toEqual({
+      href: '/media/products/ab/cdef-1200.webp',
+      srcset: '/media/products/ab/cdef-160.webp 160w, /media/products/ab/cdef-480.webp 480w, /media/products/ab/cdef-1200.webp 1200w',
+      sizes: '(min-width: 1024px) 600px, 100vw',
+    });
+    expect(productImagePreload('/media/generated/a/b/c.svg')).toEqual({ href: '/media/generated/a/b/c.svg' });
   });
 
   it('shows the Generic brand as OEM/Genuine', async () => {
@@ -194,6 +205,9 @@ describe('SEO handler (real catalog, real gateway)', () => {
     const home = await page(gw, '/');
     expect(home.html).toContain(`<title>${siteConfig.name} | ${siteConfig.tagline}</title>`);
     expect(jsonLd(home.html).map((d) => d['@type'])).toEqual(['Organization', 'WebSite']);
+    expect(home.html).toContain(
+      '<link rel="preload" as="image" href="/images/hero/mining.webp" imagesrcset="/images/hero/mining-800.webp 800w, /images/hero/mining.webp 1600w" imagesizes="100vw" fetchpriority="high">',
+    );
     const search = await page(gw, '/?search=filter');
     expect(search.html).toContain('noindex');
     const admin = await page(gw, '/admin');
