@@ -51,12 +51,12 @@ export interface MediaUnderTest {
 }
 
 /** Catalog and media (API and worker in one process, as MEDIA_ROLE=all runs), each on a free port. */
-export async function startMedia(opts: { products?: Product[] } = {}): Promise<MediaUnderTest> {
+export async function startMedia(opts: { products?: Product[]; queue?: () => JobQueue } = {}): Promise<MediaUnderTest> {
   const catalog = await startCatalog({ products: opts.products ?? testProducts(60), testimonials: [] });
   const tmp = tempDir('media-http-');
   const logger = createLogger('media', 'silent');
   const store = createLocalObjectStore(path.join(tmp.dir, 'media'));
-  const queue = createSqliteJobQueue(path.join(tmp.dir, 'media-queue.sqlite'), { attempts: 2, backoffMs: 20, pollMs: 20, logger });
+  const queue = opts.queue?.() ?? createSqliteJobQueue(path.join(tmp.dir, 'media-queue.sqlite'), { attempts: 2, backoffMs: 20, pollMs: 20, logger });
   const catalogClient = createHttpCatalog(catalog.url, SERVICE_TOKEN);
   configureSharp(1);
   const worker = await queue.work(createJobHandlers({ store, catalog: catalogClient, logger }), { concurrency: 2 });
