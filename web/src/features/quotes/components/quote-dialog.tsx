@@ -234,7 +234,16 @@ export function QuoteDialog({ open, onOpenChange, product }: QuoteDialogProps) {
                       className={input}
                       autoComplete="country-name"
                       value={fields.customerCountry}
-                      onChange={change('customerCountry')}
+                      onChange={(e) => {
+                        const next = quoteCountries.find((c) => c.name === e.target.value);
+                        // A phone still empty, or holding only the previous dial code, starts with the new one.
+                        setFields((f) => {
+                          const prev = quoteCountries.find((c) => c.name === f.customerCountry);
+                          const bare = !f.customerPhone.trim() || f.customerPhone.trim() === prev?.dialCode;
+                          return { ...f, customerCountry: e.target.value, customerPhone: bare && next ? `${next.dialCode} ` : f.customerPhone };
+                        });
+                        if (errors.customerCountry) setErrors((er) => ({ ...er, customerCountry: undefined }));
+                      }}
                       aria-invalid={Boolean(errors.customerCountry)}
                       aria-describedby={errors.customerCountry ? `${ids('customerCountry')}-error` : undefined}
                       required
