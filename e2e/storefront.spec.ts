@@ -63,6 +63,8 @@ test.describe('every route renders its heading', () => {
     await expect(page.getByRole('heading', { name: 'What Our Clients Say' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Explore Our Products' })).toHaveAttribute('href', '/catalog');
     await expect(page.getByText('#1 Parts Store')).toBeVisible();
+    // After load the static first slide gives way to the six-slide carousel.
+    await expect(page.locator('[aria-roledescription="slide"]')).toHaveCount(6);
   });
 
   test('/categories, /catalog, a category, a category with brand, a brand page', async ({ page, request }) => {
@@ -100,6 +102,17 @@ test.describe('every route renders its heading', () => {
     await page.getByRole('tab', { name: 'Reviews' }).click();
     await expect(page.getByText('9.8/10')).toBeVisible();
 
+    const hasNativeShare = await page.evaluate(() => typeof navigator.share === 'function');
+    if (!hasNativeShare) {
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.getByRole('button', { name: 'Share' }).click();
+      await expect(page.getByText('Link copied')).toBeVisible();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+    }
+    const brandLabel = p.brandName.toLowerCase() === 'generic' ? 'OEM/Genuine' : p.brandName;
+    const brandLink = page.getByRole('main').getByRole('link', { name: brandLabel, exact: true });
+    await expect(brandLink).toHaveAttribute('href', /^\/category\/[a-z0-9-]+\/[a-z0-9-]+$/);
+
     await page.goto('/products');
     await expect(page.getByRole('heading', { level: 1, name: 'Invalid Product URL' })).toBeVisible();
     await expect(page.getByText('Please use a valid product URL format.')).toBeVisible();
@@ -108,7 +121,8 @@ test.describe('every route renders its heading', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Product Not Found' })).toBeVisible();
 
     await page.goto('/category/no-such-category-here');
-    await expect(page.getByRole('heading', { level: 1, name: /Category Not Found|No Such Category Here/ })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Category Not Found' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
 
     await page.goto('/brands-available/no-such-brand-here');
     await expect(page.getByRole('heading', { level: 1, name: 'Brand Not Found' })).toBeVisible();
