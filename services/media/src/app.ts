@@ -368,7 +368,13 @@ export function createApp(deps: MediaDeps): Express {
         res.end();
         return;
       }
-      await pipeline(obj.body, res);
+      try {
+        await pipeline(obj.body, res);
+      } catch (err) {
+        // The browser went away mid-download (navigation, cancelled lazy image): nothing to answer.
+        if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || res.destroyed) return;
+        throw err;
+      }
     }),
   );
 
