@@ -63,6 +63,12 @@ export function createSqliteJobQueue(file: string, opts: SqliteQueueOptions): Jo
     );
     CREATE INDEX IF NOT EXISTS jobs_due ON jobs (state, run_at);
   `);
+  // Same retention as the BullMQ adapter: finished jobs a week, failed ones a month.
+  const DAY = 24 * 60 * 60 * 1000;
+  db.prepare(`DELETE FROM jobs WHERE (state = 'completed' AND updated_at < ?) OR (state = 'failed' AND updated_at < ?)`).run(
+    Date.now() - 7 * DAY,
+    Date.now() - 30 * DAY,
+  );
   const leaseMs = opts.leaseMs ?? 30_000;
   const pollMs = opts.pollMs ?? 200;
   const log = opts.logger;
