@@ -94,7 +94,12 @@ export class MeiliSearchIndex implements SearchIndex {
     const filters: string[] = [];
     if (opts.brandSlug) filters.push(`brandSlug = ${quote(opts.brandSlug)}`);
     if (opts.categorySlug) filters.push(`categorySlug = ${quote(opts.categorySlug)}`);
-    const want = opts.offset + opts.limit;
+    // Page mode gives exact totals (up to maxTotalHits). Offsets that are not a multiple of the limit
+    // (no caller sends them, but the port allows it) fetch from the start and slice.
+    const aligned = opts.offset % opts.limit === 0;
+    const hitsPerPage = aligned ? opts.limit : opts.offset + opts.limit;
+    const page = aligned ? opts.offset / opts.limit + 1 : 1;
+    const skip = aligned ? 0 : opts.offset;
     const [exact, full] = await this.client
       .multiSearch({
         queries: [
@@ -110,8 +115,8 @@ export class MeiliSearchIndex implements SearchIndex {
             // Meilisearch parses quotes and a leading minus as operators: give it words only.
             q: tokens.join(' '),
             filter: filters.length ? filters : undefined,
-            hitsPerPage: want,
-            page: 1,
+            hitsPerPage,
+            page,
             matchingStrategy: 'last',
             showMatchesPosition: true,
             attributesToRetrieve: ['id', 'name', 'partNumber', 'sku', 'brandName', 'category', 'codes'],
@@ -121,8 +126,10 @@ export class MeiliSearchIndex implements SearchIndex {
       .then((r) => r.results);
     const seen = new Set<string>();
     const merged: SearchHit[] = [];
+    const firstPage = opts.offset === 0 || !aligned;
     for (const h of (exact?.hits ?? []) as MeiliHit[]) {
       seen.add(h.id);
+      if (!firstPage) continue; // exact part-number matches lead the first page only
       const ranges: SearchMatch[] = [];
       if (normalizeCode(h.partNumber) === code) ranges.push({ field: 'partNumber', ranges: highlightCode(h.partNumber) });
       if (normalizeCode(h.sku) === code) ranges.push({ field: 'sku', ranges: highlightCode(h.sku) });
@@ -134,10 +141,11 @@ export class MeiliSearchIndex implements SearchIndex {
     }
     const fullTotal = (full as { totalHits?: number } | undefined)?.totalHits ?? 0;
     const exactTotal = exact?.hits.length ?? 0;
-    // Exact part-number matches are nearly always also full-text matches; when not, count them in.
+    // Exact part-number matches are nearly always full-text matches too; when the full-text
+    // result is small enough to see whole, count the ones it missed.
     const exactOnly = (exact?.hits ?? []).filter((h) => !(full?.hits ?? []).some((f) => f.id === h.id)).length;
-    const total = Math.max(fullTotal, exactTotal, fullTotal + (fullTotal <= want ? exactOnly : 0));
-    return { hits: merged.slice(opts.offset, want), total };
+    const total = Math.max(fullTotal, exactTotal, fullTotal + (fullTotal <= hitsPerPage ? exactOnly : 0));
+    return { hits: merged.slice(skip, skip + opts.limit), total };
   }
 
   async upsert(products: Product[]): Promise<void> {
