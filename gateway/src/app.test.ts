@@ -28,7 +28,7 @@ describe('gateway', () => {
   const dist = tempDir();
 
   beforeAll(async () => {
-    fs.writeFileSync(path.join(dist.dir, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dist.dir, 'index.html'), `<!doctype html><title>app</title><div id="root"></div><!-- ${'padding '.repeat(400)} -->`);
     fs.mkdirSync(path.join(dist.dir, 'assets'));
     fs.writeFileSync(path.join(dist.dir, 'assets', 'app-abc123.js'), 'console.log(1)');
     const catalog = await serve(echoService('catalog'), { port: 0, logger, handleSignals: false });
@@ -115,6 +115,11 @@ describe('gateway', () => {
     const page = await fetch(`${gatewayUrl}/category/hydraulic-filters?page=2`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+    const gz = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${gatewayUrl}/catalog`, { headers: { 'accept-encoding': 'gzip' } }, resolve),
+    );
+    gz.resume();
+    expect(gz.headers['content-encoding']).toBe('gzip');
     const asset = await fetch(`${gatewayUrl}/assets/app-abc123.js`);
     expect(asset.headers.get('cache-control')).toContain('immutable');
     const missingApi = await fetch(`${gatewayUrl}/api/nothing-here`);

