@@ -1,5 +1,15 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
+// Browser globals used inside page.evaluate callbacks (the root tsconfig has no DOM lib).
+declare const window: Record<string, unknown> & {
+  innerWidth: number;
+  history: { pushState(state: object, unused: string, url: string): void };
+  dispatchEvent(event: unknown): boolean;
+};
+declare const navigator: { share?: unknown; clipboard: { readText(): Promise<string> } };
+declare const document: { documentElement: { scrollWidth: number } };
+declare const PopStateEvent: new (type: string) => unknown;
+
 /**
  * The storefront's data-driven screens against the running stack (spec sections 2, 4, 5): headings of every route,
  * pagination kept in ?page=, the header search combobox, the gallery's page input, the product page, the phone menu.
