@@ -1,7 +1,11 @@
 /** Shown when a product has no image or its image fails to load. */
 export const FALLBACK_PRODUCT_IMAGE = '/images/part-placeholder.svg';
 
-/** Widths the media worker writes for every processed image: `<hash>-<width>.webp`. */
+/**
+ * Widths the media worker writes for every processed photo: `/media/products/<hash>-<width>.<webp|jpg>`
+ * (the rule of packages/contracts/src/media.ts; repeated here because importing that module would pull zod
+ * into the browser bundle).
+ */
 export const MEDIA_VARIANT_WIDTHS = [160, 480, 1200] as const;
 
 /** The image a list shows for a product: the first of `images`, else `imageUrl`, else the fallback (spec section 2). */
@@ -16,18 +20,19 @@ export interface ImageSources {
   sizes?: string;
 }
 
-const PROCESSED = /^(\/media\/products\/.+\/[^/]+?)-(\d+)\.webp$/;
+const PROCESSED = /^\/media\/products\/([0-9a-f]{20})-(160|480|1200)\.(webp|jpg)$/;
 
 /**
- * The only place that knows the media variant naming. A processed image (/media/products/.../<hash>-<width>.webp)
- * gets a srcset over every variant and `src` at the width nearest `displayWidth`; any other URL is used as is.
+ * The only place that knows the media variant naming. A processed image gets a srcset over every variant and
+ * `src` at the smallest width not below `displayWidth`; any other URL (seeded drawings, external) is used as is.
  * `sizes` is the CSS width the image takes on screen.
  */
 export function productImageSources(url: string, sizes: string, displayWidth = 480): ImageSources {
   const m = PROCESSED.exec(url);
   if (!m) return { src: url };
-  const base = m[1];
-  const srcSet = MEDIA_VARIANT_WIDTHS.map((w) => `${base}-${w}.webp ${w}w`).join(', ');
+  const [, hash, , format] = m;
+  const at = (w: number) => `/media/products/${hash}-${w}.${format}`;
+  const srcSet = MEDIA_VARIANT_WIDTHS.map((w) => `${at(w)} ${w}w`).join(', ');
   const best = MEDIA_VARIANT_WIDTHS.find((w) => w >= displayWidth) ?? MEDIA_VARIANT_WIDTHS[MEDIA_VARIANT_WIDTHS.length - 1];
-  return { src: `${base}-${best}.webp`, srcSet, sizes };
+  return { src: at(best), srcSet, sizes };
 }
