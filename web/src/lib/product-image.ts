@@ -33,6 +33,6 @@ export function productImageSources(url: string, sizes: string, displayWidth = 4
   const [, hash, , format] = m;
   const at = (w: number) => `/media/products/${hash}-${w}.${format}`;
   const srcSet = MEDIA_VARIANT_WIDTHS.map((w) => `${at(w)} ${w}w`).join(', ');
-  const best = MEDIA_VARIANT_WIDTHS.find((w) => w >= displayWidth) ?? MEDIA_VARIANT_WIDTHS[MEDIA_VARIANT_WIDTHS.length - 1];
+  const best: number = MEDIA_VARIANT_WIDTHS.find((w) => w >= displayWidth) ?? 1200;
   return { src: at(best), srcSet, sizes };
 }
