@@ -195,6 +195,21 @@ test('category pagination moves and keeps ?page= in the address', async ({ page,
   await expect(page).toHaveURL(/[?&]page=2\b/);
 });
 
+test('full search results page through ?page= and keep the search', async ({ page, request }) => {
+  const res = await getJson<ListResponse>(request, '/api/products?search=filter&limit=48');
+  test.skip(res.pagination.totalPages < 3, `only ${res.pagination.totalPages} page(s) of results for "filter"`);
+  await page.goto('/?search=filter');
+  const nav = page.getByRole('navigation', { name: 'Search results pagination' });
+  await nav.getByRole('button', { name: 'Page 2' }).click();
+  await expect(page).toHaveURL(/\?search=filter&page=2$/);
+  await nav.getByRole('button', { name: /Next/ }).click();
+  await expect(page).toHaveURL(/\?search=filter&page=3$/);
+  await expect(nav.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+  await page.goBack();
+  await expect(page).toHaveURL(/\?search=filter&page=2$/);
+  await expect(nav.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+});
+
 test('brand page pagination keeps ?page=', async ({ page, request }) => {
   const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
   const byBrand = new Map<string, number>();
