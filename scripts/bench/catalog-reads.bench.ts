@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error -- autocannon ships no type declarations (and @types/autocannon is not installed)
 import autocannonUntyped from 'autocannon';
@@ -34,6 +35,8 @@ const autocannon = autocannonUntyped as Autocannon;
 const products = Number(process.env.BENCH_CATALOG_PRODUCTS ?? 500_000);
 const seconds = Number(process.env.BENCH_CATALOG_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CATALOG_CONNECTIONS ?? 50);
+/** Also measure each read over one connection (its service time without queueing); 0 to skip. */
+const baselineSeconds = Number(process.env.BENCH_CATALOG_BASELINE_SECONDS ?? 5);
 /** Pages a visitor plausibly reaches by clicking: 1 to this (deep pages get their own row). */
 const SHALLOW_PAGES = 20;
 const label = products % 1000 === 0 ? `${products / 1000}k` : String(products);
@@ -116,7 +119,7 @@ interface Row {
   bad: string;
 }
 
-async function measure(base: string, scenario: Scenario): Promise<Row> {
+async function measure(base: string, scenario: Scenario, connections: number, seconds: number): Promise<Row> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const example = scenario.nextPath();
@@ -214,23 +217,35 @@ try {
     if (!r.ok) throw new Error(`${s.name}: ${p} answered ${r.status}: ${await r.text()}`);
   }
 
+  const load = () => os.loadavg().map((n) => n.toFixed(1)).join(' / ');
+  const loadBefore = load();
   const rows: Row[] = [];
-  for (const s of scenarios) rows.push(await measure(stack.url, s));
+  for (const s of scenarios) rows.push(await measure(stack.url, s, connections, seconds));
+  const baseline: Row[] = [];
+  if (baselineSeconds > 0) for (const s of scenarios) baseline.push(await measure(stack.url, s, 1, baselineSeconds));
+  const loadAfter = load();
+  await new Promise((r) => setTimeout(r, 1_000)); // let the last in-flight requests finish before the stack stops
 
   console.log(
     `\nSeed: ${products.toLocaleString('en-US')} products in ${fmt(seed.seconds)} s` +
       (seed.writeSeconds !== undefined ? ` (write ${fmt(seed.writeSeconds)} s, search index ${fmt(seed.indexSeconds ?? NaN)} s)` : '') +
       `${seed.cached ? `, measured ${seed.at} (cached catalogue reused)` : ''}.\n`,
   );
-  console.log(`GET through the gateway, ${connections} connections, ${seconds} s each; SQLite + embedded search (goal: p95 < 20 ms)\n`);
-  console.log('| read | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | non-200 | what is asked |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|---|');
-  for (const r of rows) {
-    console.log(
-      `| ${r.scenario.name} | ${r.requests.toLocaleString('en-US')} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.bad} | ${r.scenario.note} |`,
-    );
-    if (r.bad !== 'none') failed = true;
-  }
+  const table = (title: string, list: Row[]) => {
+    console.log(`${title}\n`);
+    console.log('| read | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | non-200 | what is asked |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---|---|');
+    for (const r of list) {
+      console.log(
+        `| ${r.scenario.name} | ${r.requests.toLocaleString('en-US')} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.bad} | ${r.scenario.note} |`,
+      );
+      if (r.bad !== 'none') failed = true;
+    }
+    console.log('');
+  };
+  table(`GET through the gateway, ${connections} connections, ${seconds} s each; SQLite + embedded search (goal: p95 < 20 ms)`, rows);
+  if (baseline.length) table(`The same reads over 1 connection, ${baselineSeconds} s each (service time without queueing)`, baseline);
+  console.log(`Machine: ${os.cpus().length} cores, load average (1/5/15 min) ${loadBefore} before, ${loadAfter} after: figures taken on a busy machine are upper bounds.`);
 } finally {
   await stack.stop();
 }
