@@ -1,5 +1,5 @@
 import type { BrandProductsResponse } from '@forgeline/contracts/products';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, withQuery } from '../../../lib/api-client.ts';
 import { BRAND_PAGE_SIZE } from '../../../config/constants.ts';
 
@@ -18,7 +18,8 @@ export const brandProductsQuery = (q: { brand: string; page: number }) =>
   queryOptions({
     queryKey: ['products', 'brand', q],
     queryFn: () => getBrandProducts(q),
-    placeholderData: keepPreviousData,
+    // While the next page loads, keep showing this brand's current page (never another brand's products).
+    placeholderData: (prev, prevQuery) => ((prevQuery?.queryKey[2] as { brand: string } | undefined)?.brand === q.brand ? prev : undefined),
   });
 
 export const useBrandProducts = (q: { brand: string; page: number }) => useQuery(brandProductsQuery(q));

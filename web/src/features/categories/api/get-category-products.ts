@@ -1,5 +1,5 @@
 import type { ProductListResponse } from '@forgeline/contracts/products';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, withQuery } from '../../../lib/api-client.ts';
 import { CATEGORY_PAGE_SIZE } from '../../../config/constants.ts';
 
@@ -23,7 +23,11 @@ export const categoryProductsQuery = (q: { category: string; brand?: string; pag
   queryOptions({
     queryKey: ['products', 'category', q],
     queryFn: () => getCategoryProducts(q),
-    placeholderData: keepPreviousData,
+    // While the next page loads, keep showing this listing's current page (never another category's products).
+    placeholderData: (prev, prevQuery) => {
+      const k = prevQuery?.queryKey[2] as { category: string; brand?: string } | undefined;
+      return k && k.category === q.category && k.brand === q.brand ? prev : undefined;
+    },
   });
 
 export const useCategoryProducts = (q: { category: string; brand?: string; page: number }) => useQuery(categoryProductsQuery(q));
