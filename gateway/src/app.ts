@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClientRequest, ServerResponse } from 'node:http';
+import http, { type ClientRequest, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import compression from 'compression';
 import express, { type Express, type Request, type RequestHandler } from 'express';
@@ -41,6 +41,8 @@ function createServiceProxy(service: ServiceName, target: string, timeoutMs: num
   return createProxyMiddleware<Request>({
     target,
     xfwd: true,
+    // Reuse connections to the services: a new TCP connection per request costs more than the request.
+    agent: new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 }),
     on: {
       proxyReq: (proxyReq: ClientRequest, req: TimedRequest) => {
         if (req.id) proxyReq.setHeader(REQUEST_ID_HEADER, String(req.id));
