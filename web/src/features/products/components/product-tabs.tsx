@@ -23,7 +23,7 @@ export function ProductTabs({ product }: { product: Product }) {
           Reviews
         </Tabs.Trigger>
       </Tabs.List>
-      <Tabs.Content value="description" className="space-y-3 p-6 leading-relaxed text-steel">
+      <Tabs.Content value="description" className="space-y-3 p-4 leading-relaxed text-steel sm:p-6">
         <p>
           Every part we ship is matched to your machine by part number and checked before dispatch. We supply OEM, genuine and
           premium aftermarket parts built to the original specification for fit, finish and service life.
@@ -33,7 +33,7 @@ export function ProductTabs({ product }: { product: Product }) {
           cross-references before you order.
         </p>
       </Tabs.Content>
-      <Tabs.Content value="specs" className="p-6 text-steel">
+      <Tabs.Content value="specs" className="p-4 text-steel sm:p-6">
         <p className="leading-relaxed">
           Manufactured to OEM tolerances and inspected for dimensions, material and finish. Full technical data, drawings and
           cross-reference numbers are available on request with your quote.
@@ -54,7 +54,7 @@ export function ProductTabs({ product }: { product: Product }) {
           </table>
         ) : null}
       </Tabs.Content>
-      <Tabs.Content value="reviews" className="p-6">
+      <Tabs.Content value="reviews" className="p-4 sm:p-6">
         <div className="flex items-center gap-3">
           <span className="font-display text-4xl font-extrabold text-ink">99.5%</span>
           <div>
