@@ -51,11 +51,13 @@ export interface MediaUnderTest {
 }
 
 /** Catalog and media (API and worker in one process, as MEDIA_ROLE=all runs), each on a free port. */
-export async function startMedia(opts: { products?: Product[]; queue?: () => JobQueue } = {}): Promise<MediaUnderTest> {
+export async function startMedia(
+  opts: { products?: Product[]; queue?: () => JobQueue; store?: () => ObjectStore } = {},
+): Promise<MediaUnderTest> {
   const catalog = await startCatalog({ products: opts.products ?? testProducts(60), testimonials: [] });
   const tmp = tempDir('media-http-');
   const logger = createLogger('media', 'silent');
-  const store = createLocalObjectStore(path.join(tmp.dir, 'media'));
+  const store = opts.store?.() ?? createLocalObjectStore(path.join(tmp.dir, 'media'));
   const queue = opts.queue?.() ?? createSqliteJobQueue(path.join(tmp.dir, 'media-queue.sqlite'), { attempts: 2, backoffMs: 20, pollMs: 20, logger });
   const catalogClient = createHttpCatalog(catalog.url, SERVICE_TOKEN);
   configureSharp(1);
