@@ -54,7 +54,7 @@ describe('catalog main', () => {
           if (!ready) await new Promise((r) => setTimeout(r, 100));
         }
         expect(ready, stderr).toBe(true);
-        const found = await (await fetch(`${url}/api/products?search=Water%20Pump&limit=10`)).json();
+        const found = (await (await fetch(`${url}/api/products?search=Water%20Pump&limit=10`)).json()) as { products: { id: string }[] };
         expect(found.products.map((p: { id: string }) => p.id)).toContain(id(7));
         expect((await fetch(`${url}/api/products/${id(1)}`)).status).toBe(200);
       } finally {
