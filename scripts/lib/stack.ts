@@ -34,7 +34,7 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Seed this many products when the data folder has no catalogue yet. */
   seedProducts?: number;
-  /** Print only warnings and errors (tests, benchmarks). */
+  /** Print only errors (tests, benchmarks); a failing start still shows each service's last lines. */
   quiet?: boolean;
   /** Where log lines go (default: stdout). */
   log?: (line: string) => void;
@@ -96,7 +96,7 @@ function pipeLogs(child: ChildProcess, name: string, colour: string, opts: Stack
         const { text, level } = formatLine(name, colour, raw);
         tail.push(text);
         if (tail.length > 60) tail.shift();
-        if (!opts.quiet || level >= 40 || stream === child.stderr) write(text);
+        if (!opts.quiet || level >= 50 || stream === child.stderr) write(text);
       }
     });
   }
