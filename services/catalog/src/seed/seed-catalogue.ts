@@ -53,6 +53,8 @@ export async function seedCatalogue(opts: SeedOptions): Promise<SeedResult> {
       await repo.upsertMany(batch);
       written += batch.length;
       batch = [];
+      // SQLite writes are synchronous: give the event loop a turn so log lines and signals get through.
+      await new Promise((resolve) => setImmediate(resolve));
       if (written >= nextReport) {
         const s = (performance.now() - started) / 1000;
         logger?.info({ written, count, perSecond: Math.round(written / s) }, `products written: ${written} of ${count}`);
