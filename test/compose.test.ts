@@ -16,6 +16,8 @@ const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'ut
 
 interface ComposeService {
   image?: string;
+  command?: string[] | string;
+  restart?: string;
   build?: { context: string; dockerfile?: string; target?: string; args?: Record<string, string> };
   environment?: Record<string, string | number | boolean | null>;
   healthcheck?: { test: string[] | string };
@@ -30,8 +32,14 @@ interface Compose {
 }
 
 /** The node services: where their config schema lives and the adapters compose must choose. */
-const NODE_SERVICES: Record<string, { config: string; production: string[] }> = {
+const NODE_SERVICES: Record<string, { config: string; production: string[]; oneShot?: boolean; extraEnv?: string[] }> = {
   catalog: { config: 'services/catalog/src/config.ts', production: ['MONGO_URL', 'MEILI_URL', 'MEILI_MASTER_KEY'] },
+  seed: {
+    config: 'services/catalog/src/config.ts',
+    production: ['MONGO_URL', 'MEILI_URL', 'MEILI_MASTER_KEY'],
+    oneShot: true,
+    extraEnv: ['SEED_PRODUCTS'],
+  },
   quotes: { config: 'services/quotes/src/config.ts', production: ['MONGO_URL', 'SMTP_URL', 'CATALOG_URL'] },
   auth: { config: 'services/auth/src/config.ts', production: ['MONGO_URL', 'SMTP_URL', 'ADMIN_EMAILS'] },
   'media-api': { config: 'services/media/src/config.ts', production: ['REDIS_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'CATALOG_URL'] },
@@ -88,6 +96,10 @@ describe('docker-compose.yml', () => {
         const entry = svc.build.args?.ENTRY;
         expect(entry, `${name}: build arg ENTRY`).toBeTruthy();
         expect(fs.existsSync(path.resolve(context, entry!)), `${name}: entry ${entry}`).toBe(true);
+        // A command that runs another script (the one-shot seed) must name a file that exists too.
+        for (const script of JSON.stringify(svc.command ?? '').match(/[\w./-]+\.ts\b/g) ?? []) {
+          expect(fs.existsSync(path.resolve(context, script)), `${name}: command runs ${script}`).toBe(true);
+        }
       }
     }
   });
@@ -110,14 +122,14 @@ describe('docker-compose.yml', () => {
   });
 
   it("gives every service an environment its own config schema accepts, with every required variable set", async () => {
-    for (const [name, { config }] of Object.entries(NODE_SERVICES)) {
+    for (const [name, { config, extraEnv = [] }] of Object.entries(NODE_SERVICES)) {
       const schema = await schemaOf(config);
       const env = envOf(name);
       const required = (schema.safeParse({}).error?.issues ?? []).map((i) => String(i.path[0]));
       for (const key of required) expect(env, `${name} needs ${key}`).toHaveProperty(key);
       const parsed = schema.safeParse(env);
       expect(parsed.error?.issues ?? [], `${name}'s environment`).toEqual([]);
-      const known = new Set([...Object.keys(schema.shape), ...KIT_ENV]);
+      const known = new Set([...Object.keys(schema.shape), ...KIT_ENV, ...extraEnv]);
       for (const key of Object.keys(env)) expect(known.has(key), `${name}: ${key} is not read by ${config}`).toBe(true);
     }
   });
@@ -146,8 +158,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('health-checks every container, the node services on /readyz', () => {
+  it('health-checks every long-running container, the node services on /readyz', () => {
     for (const [name, svc] of Object.entries(compose.services)) {
+      if (NODE_SERVICES[name]?.oneShot) {
+        expect(svc.restart, `${name} runs once`).toBe('no');
+        continue;
+      }
       expect(svc.healthcheck?.test, `${name}: healthcheck`).toBeTruthy();
       if (name in NODE_SERVICES) {
         expect(JSON.stringify(svc.healthcheck!.test), name).toContain(`:${envOf(name).PORT}/readyz`);
@@ -166,6 +182,14 @@ describe('docker-compose.yml', () => {
         if (!source.startsWith('.') && !source.startsWith('/')) expect(declared, `${name}: volume ${source}`).toContain(source);
       }
     }
+  });
+
+  it('seeds an empty catalogue once before the catalog starts', () => {
+    expect(compose.services.catalog!.depends_on?.seed?.condition).toBe('service_completed_successfully');
+    expect(JSON.stringify(compose.services.seed!.command)).toContain('--if-empty');
+    const { SEED_PRODUCTS, ...seedEnv } = envOf('seed');
+    expect(Number(SEED_PRODUCTS)).toBeGreaterThanOrEqual(20_000);
+    expect(seedEnv, 'the seed writes where the catalog reads').toEqual(envOf('catalog'));
   });
 
   it('lets media-worker scale: same image as media-api, no container name, no host port', () => {

@@ -13,18 +13,26 @@ import { DEFAULT_SEED } from './seed/generate.ts';
 import { MAX_SEED_PRODUCTS, seedCatalogue } from './seed/seed-catalogue.ts';
 import { openStores } from './stores.ts';
 
-const USAGE = `Usage: npm run seed -- --products <N> [--seed <S>]
+const USAGE = `Usage: npm run seed -- --products <N> [--seed <S>] [--if-empty]
   --products  how many products to generate, a whole number from 1 to ${MAX_SEED_PRODUCTS.toLocaleString('en-US')}
   --seed      a whole number picking the catalogue (default ${DEFAULT_SEED}); same N and seed, same products
+  --if-empty  do nothing when the catalogue already has products (docker compose's first start)
 Writes to DATA_DIR (default ./data), or to MongoDB / Meilisearch when MONGO_URL / MEILI_URL are set.`;
 
 /** Parse the command line; returns a message naming the bad argument instead of throwing. */
-export function parseSeedArgs(argv: string[]): { products: number; seed: number } | { error: string } | { help: true } {
-  let values: { products?: string; seed?: string; help?: boolean };
+export function parseSeedArgs(
+  argv: string[],
+): { products: number; seed: number; ifEmpty: boolean } | { error: string } | { help: true } {
+  let values: { products?: string; seed?: string; help?: boolean; 'if-empty'?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { products: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        products: { type: 'string' },
+        seed: { type: 'string' },
+        'if-empty': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -43,7 +51,7 @@ export function parseSeedArgs(argv: string[]): { products: number; seed: number 
     if (!/^\d{1,9}$/.test(values.seed)) return { error: `--seed must be a whole number (up to 9 digits), got "${values.seed}"` };
     seed = Number(values.seed);
   }
-  return { products, seed };
+  return { products, seed, ifEmpty: values['if-empty'] === true };
 }
 
 async function main(): Promise<void> {
@@ -61,6 +69,10 @@ async function main(): Promise<void> {
   const stores = await openStores(config, logger);
   try {
     const before = await stores.repo.count();
+    if (args.ifEmpty && before > 0) {
+      logger.info({ existing: before }, `the catalogue already has ${before.toLocaleString('en-US')} products; nothing to seed (--if-empty)`);
+      return;
+    }
     logger.info({ products: args.products, seed: args.seed, existing: before, ...stores.kinds }, 'seeding the catalogue');
     const result = await seedCatalogue({ repo: stores.repo, search: stores.search, count: args.products, seed: args.seed, logger });
     const total = await stores.repo.count();

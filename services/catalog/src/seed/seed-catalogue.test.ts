@@ -36,9 +36,9 @@ describe('seedCatalogue on the embedded stores', () => {
 });
 
 describe('seed-cli arguments', () => {
-  it('reads --products and --seed', () => {
-    expect(parseSeedArgs(['--products', '20000'])).toEqual({ products: 20_000, seed: 2017 });
-    expect(parseSeedArgs(['--products', '500_000', '--seed', '9'])).toEqual({ products: 500_000, seed: 9 });
+  it('reads --products, --seed and --if-empty', () => {
+    expect(parseSeedArgs(['--products', '20000'])).toEqual({ products: 20_000, seed: 2017, ifEmpty: false });
+    expect(parseSeedArgs(['--products', '500_000', '--seed', '9', '--if-empty'])).toEqual({ products: 500_000, seed: 9, ifEmpty: true });
   });
 
   it('names the bad argument', () => {
