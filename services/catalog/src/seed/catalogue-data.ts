@@ -95,7 +95,7 @@ export const BRANDS: BrandDef[] = [
   { name: 'Detroit Diesel', code: 'DDC', color: '#A6192E', groups: ENGINE, formats: ['{23|R23}######', 'A4{60|70|71}#######'], exclude: NOT_ENGINE_FILTERS, weight: 2, country: 'USA',
     models: ['Series 60 Engine', 'DD15 Engine', 'DD13 Engine', '12V-71 Engine', '16V-149 Engine'] },
   { name: 'Bosch Rexroth', code: 'REX', color: '#D50032', groups: ['hydraulics', 'electrical'], formats: ['R90#######'], weight: 3, country: 'Germany' },
-  { name: 'Parker', code: 'PAR', color: '#B38F00', groups: ['hydraulics', 'filters'], formats: ['3349######', 'PV{016|023|046|080|140}R1K1T1NMM@'], weight: 3, country: 'USA',
+  { name: 'Parker', code: 'PAR', color: '#B38F00', groups: ['hydraulics', 'filters'], formats: ['3349######', '{D1|D3}VW0##C{N|V}JW##'], weight: 3, country: 'USA',
     formatsByCategory: Object.fromEntries(['oil-filters', 'fuel-filters', 'fuel-water-separators', 'hydraulic-filters', 'air-filters', 'cabin-air-filters', 'coolant-filters', 'transmission-filters', 'breather-filters'].map((s) => [s, ['9#####Q', '{G|V}#####']])) },
   { name: 'Donaldson', code: 'DON', color: '#003DA5', groups: ['filters'], formats: ['P######'], weight: 4, country: 'USA' },
   { name: 'Fleetguard', code: 'FLG', color: '#B0182B', groups: ['filters'], formats: ['LF#####'], weight: 4, country: 'USA',
@@ -108,7 +108,7 @@ export const BRANDS: BrandDef[] = [
     formatsByCategory: {
       'oil-filters': ['B####', 'B#####'], 'fuel-filters': ['BF####', 'BF#####'], 'fuel-water-separators': ['BF####-SP'],
       'hydraulic-filters': ['PT####', 'PT####-MPG'], 'air-filters': ['RS####', 'PA####'], 'cabin-air-filters': ['PA#####'],
-      'coolant-filters': ['BW####'], 'transmission-filters': ['PT#####'], 'breather-filters': ['BT###-10'],
+      'coolant-filters': ['BW####'], 'transmission-filters': ['PT#####'], 'breather-filters': ['BT####-10'],
     } },
   { name: 'Mann-Filter', code: 'MANN', color: '#137A3D', groups: ['filters'], formats: ['{W|WK|WD|HD|C|P} ###/##'], weight: 2, country: 'Germany' },
   { name: 'Timken', code: 'TIM', color: '#E35F1E', groups: ['bearings'], formats: ['{LM|HM|JLM|JM}######', 'Set ####'], weight: 2, country: 'USA' },
