@@ -2,7 +2,7 @@ import { ProductSchema, TestimonialSchema, type Product } from '@forgeline/contr
 import { slugify } from '@forgeline/contracts/slug';
 import { describe, expect, it } from 'vitest';
 import { BRANDS, CATEGORIES } from './catalogue-data.ts';
-import { generateProducts, generateTestimonials, patternsFor } from './generate.ts';
+import { GROUP_WEIGHT, generateProducts, generateTestimonials, patternsFor } from './generate.ts';
 import { parsePattern, PartNumberSequence } from './part-numbers.ts';
 
 const take = (count: number, seed?: number) => [...generateProducts({ count, seed })];
@@ -111,6 +111,28 @@ describe('generateProducts', () => {
     const it = generateProducts({ count: 1_000_000 });
     expect(it.next().done).toBe(false);
     it.return(undefined);
+  });
+});
+
+describe('part-number patterns', () => {
+  it('have room for a million-product catalogue without revision suffixes', () => {
+    const total = BRANDS.reduce((a, b) => a + b.weight, 0);
+    const use = new Map<string, { expected: number; space: number }>();
+    for (const b of BRANDS) {
+      const cats = CATEGORIES.filter((c) => b.groups.includes(c.group) && !b.exclude?.includes(slugify(c.name)));
+      const catWeight = cats.reduce((a, c) => a + (GROUP_WEIGHT[c.group] ?? 1), 0);
+      for (const c of cats) {
+        const patterns = patternsFor(b, slugify(c.name));
+        for (const p of patterns) {
+          const key = `${b.numbering ?? b.code}|${p}`;
+          const u = use.get(key) ?? { expected: 0, space: parsePattern(p).space };
+          u.expected += (1_000_000 * (b.weight / total) * ((GROUP_WEIGHT[c.group] ?? 1) / catWeight)) / patterns.length;
+          use.set(key, u);
+        }
+      }
+    }
+    const tight = [...use].filter(([, u]) => u.expected * 1.2 > u.space).map(([k]) => k);
+    expect(tight).toEqual([]);
   });
 });
 

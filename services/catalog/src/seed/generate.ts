@@ -56,7 +56,8 @@ export const categorySlugOf = (c: { name: string }) => slugify(c.name);
 export const generatedImageUrl = (category: string, brand: string, partNumber: string) =>
   `/media/generated/${fastSlug(category)}/${fastSlug(brand)}/${fastSlug(partNumber)}.svg`;
 
-const GROUP_WEIGHT: Partial<Record<Group, number>> = { filters: 3, engine: 2, hydraulics: 2, undercarriage: 2, get: 2 };
+/** How much more often a group's categories come up than others'. */
+export const GROUP_WEIGHT: Partial<Record<Group, number>> = { filters: 3, engine: 2, hydraulics: 2, undercarriage: 2, get: 2 };
 
 interface BrandPlan {
   brand: BrandDef;
