@@ -76,11 +76,22 @@ for (let bits = 0; bits < 256; bits++) {
   FIELD_WEIGHT[bits] = w;
 }
 
-/** One vocabulary term a query word matched, with how well (before the field weight). */
+/** A run of vocabulary terms a query word matched ([from, to): one term, or a whole prefix run). */
 interface TermSource {
   vocab: Vocab;
-  term: number;
-  base: number;
+  from: number;
+  to: number;
+  typos: number;
+  prefix: boolean;
+  /** length of the query word */
+  qlen: number;
+}
+
+/** How well a term matched, before the field weight: exact 100, prefix 60-90, 1 typo 50, 2 typos 30. */
+function baseOf(src: TermSource, term: number): number {
+  if (!src.prefix) return src.typos === 0 ? 100 : src.typos === 1 ? 50 : 30;
+  if (src.typos > 0) return 40 - 10 * src.typos;
+  return 60 + Math.floor((30 * src.qlen) / Math.max(src.qlen, src.vocab.terms.lengthOf(term)));
 }
 
 interface ScoreContext {
@@ -248,7 +259,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const sources: TermSource[][] = tokens.map((t, ti) => this.expandToken(t, ti === n - 1, segs, matchers, allWords));
     const cost = tokens.map((_, ti) => {
       let c = 0;
-      for (const src of sources[ti]!) c += src.vocab.start[src.term + 1]! - src.vocab.start[src.term]!;
+      for (const src of sources[ti]!) c += src.vocab.start[src.to]! - src.vocab.start[src.from]!;
       spans.forEach((span, si) => {
         if (ti >= span.from && ti <= span.to) c += spanDocs[si]!.length;
       });
@@ -320,36 +331,39 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const st = ++this.stampCounter;
       for (const src of ctx.sources[ti]!) {
         const { docs, fields, start } = src.vocab;
-        const a = start[src.term]!;
-        const e = start[src.term + 1]!;
-        if (e - a > cand.length * 8) {
-          // Long posting list, few survivors: gallop through the list for each survivor.
-          let p = a;
-          for (let i = 0; i < cand.length && p < e; i++) {
-            const c = cand[i]!;
-            if (docs[p]! < c) {
-              let step = 1;
-              let lo = p;
-              let hi = p + 1;
-              while (hi < e && docs[hi]! < c) {
-                lo = hi;
-                step *= 2;
-                hi = lo + step;
+        for (let term = src.from; term < src.to; term++) {
+          const base = baseOf(src, term);
+          const a = start[term]!;
+          const e = start[term + 1]!;
+          if (e - a > cand.length * 8) {
+            // Long posting list, few survivors: gallop through the list for each survivor.
+            let p = a;
+            for (let i = 0; i < cand.length && p < e; i++) {
+              const c = cand[i]!;
+              if (docs[p]! < c) {
+                let step = 1;
+                let lo = p;
+                let hi = p + 1;
+                while (hi < e && docs[hi]! < c) {
+                  lo = hi;
+                  step *= 2;
+                  hi = lo + step;
+                }
+                if (hi > e) hi = e;
+                while (lo < hi) {
+                  const mid = (lo + hi) >>> 1;
+                  if (docs[mid]! < c) lo = mid + 1;
+                  else hi = mid;
+                }
+                p = lo;
               }
-              if (hi > e) hi = e;
-              while (lo < hi) {
-                const mid = (lo + hi) >>> 1;
-                if (docs[mid]! < c) lo = mid + 1;
-                else hi = mid;
-              }
-              p = lo;
+              if (p < e && docs[p] === c) this.visitStamped(c, bit, st, base * FIELD_WEIGHT[fields[p]!]!);
             }
-            if (p < e && docs[p] === c) this.visitStamped(c, bit, st, src.base * FIELD_WEIGHT[fields[p]!]!);
-          }
-        } else {
-          for (let p = a; p < e; p++) {
-            const d = docs[p]!;
-            if (mask[d] !== 0) this.visitStamped(d, bit, st, src.base * FIELD_WEIGHT[fields[p]!]!);
+          } else {
+            for (let p = a; p < e; p++) {
+              const d = docs[p]!;
+              if (mask[d] !== 0) this.visitStamped(d, bit, st, base * FIELD_WEIGHT[fields[p]!]!);
+            }
           }
         }
       }
@@ -410,22 +424,24 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // The hot loop of a broad query (a common word over 500,000 products): kept flat on purpose.
     for (const src of ctx.sources[ti]!) {
       const { docs, fields, start } = src.vocab;
-      const base = src.base;
-      for (let p = start[src.term]!, e = start[src.term + 1]!; p < e; p++) {
-        const d = docs[p]!;
-        if (alive[d] === 0) continue;
-        if (brandFilter !== null && brandFilter[brandOf[d]!] === 0) continue;
-        if (categoryFilter !== null && categoryFilter[categoryOf[d]!] === 0) continue;
-        const c = base * FIELD_WEIGHT[fields[p]!]!;
-        if (stamp[d] !== st) {
-          if (mask[d] === 0) touched[nt++] = d;
-          stamp[d] = st;
-          mask[d]! |= bit;
-          best[d] = c;
-          score[d]! += c;
-        } else if (c > best[d]!) {
-          score[d]! += c - best[d]!;
-          best[d] = c;
+      for (let term = src.from; term < src.to; term++) {
+        const base = baseOf(src, term);
+        for (let p = start[term]!, e = start[term + 1]!; p < e; p++) {
+          const d = docs[p]!;
+          if (alive[d] === 0) continue;
+          if (brandFilter !== null && brandFilter[brandOf[d]!] === 0) continue;
+          if (categoryFilter !== null && categoryFilter[categoryOf[d]!] === 0) continue;
+          const c = base * FIELD_WEIGHT[fields[p]!]!;
+          if (stamp[d] !== st) {
+            if (mask[d] === 0) touched[nt++] = d;
+            stamp[d] = st;
+            mask[d]! |= bit;
+            best[d] = c;
+            score[d]! += c;
+          } else if (c > best[d]!) {
+            score[d]! += c - best[d]!;
+            best[d] = c;
+          }
         }
       }
     }
@@ -582,13 +598,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
           if (matchers.words.size < 500) matchers.words.add(term);
         }
       }
-      for (let term = match.from; term < match.to; term++) {
-        let base: number;
-        if (!match.prefix) base = match.typos === 0 ? 100 : match.typos === 1 ? 50 : 30;
-        else if (match.typos > 0) base = 40 - 10 * match.typos;
-        else base = 60 + Math.floor((30 * qlen) / Math.max(qlen, vocab.terms.lengthOf(term)));
-        out.push({ vocab, term, base });
-      }
+      out.push({ vocab, from: match.from, to: match.to, typos: match.typos, prefix: match.prefix, qlen });
     }
     return out;
   }
