@@ -132,6 +132,16 @@ const procStatus = (pid: number, field: 'VmRSS' | 'VmHWM') => {
   }
 };
 
+/** CPU seconds a process has used (user + system, its libvips threads included); Linux clock ticks are 1/100 s. */
+const cpuSeconds = (pid: number) => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+};
+
 interface RunResult {
   workers: number;
   images: number;
@@ -141,6 +151,8 @@ interface RunResult {
   peakRss: number[];
   earlyRss: number[];
   lateRss: number[];
+  /** CPU seconds each worker spent on this run. */
+  cpu: number[];
 }
 
 async function run(workers: number): Promise<RunResult> {
@@ -159,6 +171,7 @@ async function run(workers: number): Promise<RunResult> {
     await waitReady(apiPort);
     const form = new FormData();
     form.append('zip', await fs.openAsBlob(zipFile, { type: 'application/zip' }), 'bulk.zip');
+    const cpuBefore = workerProcs.map((w) => cpuSeconds(w.pid!));
     const t0 = performance.now();
     const res = await fetch(`http://127.0.0.1:${apiPort}/api/admin/upload-bulk-zip`, { method: 'POST', body: form });
     const result = (await res.json()) as BulkZipResult;
@@ -177,6 +190,7 @@ async function run(workers: number): Promise<RunResult> {
     }
     const t2 = performance.now();
     const peakRss = workerProcs.map((w) => procStatus(w.pid!, 'VmHWM'));
+    const cpu = workerProcs.map((w, i) => cpuSeconds(w.pid!) - cpuBefore[i]!);
     if (late.length === 0) late = workerProcs.map((w) => procStatus(w.pid!, 'VmRSS'));
     return {
       workers,
@@ -187,6 +201,7 @@ async function run(workers: number): Promise<RunResult> {
       peakRss,
       earlyRss: early,
       lateRss: late,
+      cpu,
     };
   } finally {
     await Promise.all(
@@ -220,18 +235,27 @@ try {
     console.log(`  ${w} worker(s): done in ${results.at(-1)!.processS.toFixed(1)} s`);
   }
   const mb = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
-  console.log('\n| workers | images | ZIP ingest (s) | processing (s) | images/s | images/s per worker | failed | worker RSS at 10% → 90% (MB) | worker peak RSS (MB) |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---|---|');
+  console.log(
+    '\n| workers | images | ZIP ingest (s) | processing (s) | images/s | images/s per worker | worker CPU ms per image | worker CPU busy | failed | worker RSS at 10% → 90% (MB) | worker peak RSS (MB) |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
   for (const r of results) {
     const rate = r.images / r.processS;
+    const cpuTotal = r.cpu.reduce((a, b) => a + b, 0);
+    // Busy: the share of the processing time each worker had a CPU; well under 100% means the machine was short of cores.
+    const busy = r.cpu.map((c) => `${Math.round((c / r.processS) * 100)}%`).join(' / ');
     console.log(
-      `| ${r.workers} | ${r.images} | ${r.ingestS.toFixed(1)} | ${r.processS.toFixed(1)} | ${rate.toFixed(2)} | ${(rate / r.workers).toFixed(2)} | ${r.failed} | ${mb(r.earlyRss)} → ${mb(r.lateRss)} | ${mb(r.peakRss)} |`,
+      `| ${r.workers} | ${r.images} | ${r.ingestS.toFixed(1)} | ${r.processS.toFixed(1)} | ${rate.toFixed(2)} | ${(rate / r.workers).toFixed(2)} | ${((cpuTotal / r.images) * 1000).toFixed(0)} | ${busy} | ${r.failed} | ${mb(r.earlyRss)} → ${mb(r.lateRss)} | ${mb(r.peakRss)} |`,
     );
   }
   const one = results.find((r) => r.workers === 1);
   const two = results.find((r) => r.workers === 2);
   if (one && two) {
     console.log(`\nScaling: 2 workers finish ${(one.processS / two.processS).toFixed(2)}x as fast as 1 (goal: at least 1.7x; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs while measuring).`);
+    console.log(
+      `CPU per image: ${((one.cpu[0]! / one.images) * 1000).toFixed(0)} ms with 1 worker, ${((two.cpu.reduce((a, b) => a + b, 0) / two.images) * 1000).toFixed(0)} ms with 2: ` +
+        'when the cost per image stays about the same, workers do not slow each other down, and the wall-clock ratio above is set by how much CPU the machine gave them (the busy column).',
+    );
   }
   await restoreImages(products);
 } finally {
