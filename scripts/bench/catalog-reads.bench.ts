@@ -4,6 +4,8 @@
  * (BENCH_CATALOG_SECONDS / _CONNECTIONS / _PRODUCTS to change). Every request asks for a
  * different page or product, so no single cached row answers them all. Prints p50/p95/p99 and
  * requests per second as a markdown table; the goal is p95 under 20 ms on a two-core machine.
+ * Two diagnostic tables follow: the same reads straight to the catalog (what the gateway costs)
+ * and over one connection (service time without queueing).
  *
  * The catalogue is seeded once into data/bench-500k by `seed-cli` (timed; the time is kept in
  * seed-timing.json and printed on later runs) and reused.
@@ -37,6 +39,8 @@ const seconds = Number(process.env.BENCH_CATALOG_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CATALOG_CONNECTIONS ?? 50);
 /** Also measure each read over one connection (its service time without queueing); 0 to skip. */
 const baselineSeconds = Number(process.env.BENCH_CATALOG_BASELINE_SECONDS ?? 5);
+/** Also measure each read straight against the catalog (no gateway) at full concurrency; 0 to skip. */
+const directSeconds = Number(process.env.BENCH_CATALOG_DIRECT_SECONDS ?? 5);
 /** Unmeasured load per read before measuring, so a cold page cache does not count as latency. */
 const warmupSeconds = Number(process.env.BENCH_CATALOG_WARMUP_SECONDS ?? 3);
 /** Pages a visitor plausibly reaches by clicking: 1 to this (deep pages get their own row). */
@@ -236,6 +240,9 @@ try {
   for (const s of scenarios) rows.push(await measure(stack.url, s, connections, seconds));
   const baseline: Row[] = [];
   if (baselineSeconds > 0) for (const s of scenarios) baseline.push(await measure(stack.url, s, 1, baselineSeconds));
+  const direct: Row[] = [];
+  const catalogUrl = stack.serviceUrls.catalog;
+  if (directSeconds > 0 && catalogUrl) for (const s of scenarios) direct.push(await measure(catalogUrl, s, connections, directSeconds));
   const loadAfter = load();
   await new Promise((r) => setTimeout(r, 1_000)); // let the last in-flight requests finish before the stack stops
 
@@ -257,6 +264,7 @@ try {
     console.log('');
   };
   table(`GET through the gateway, ${connections} connections, ${seconds} s each; SQLite + embedded search (goal: p95 < 20 ms)`, rows);
+  if (direct.length) table(`The same reads straight to the catalog (no gateway), ${connections} connections, ${directSeconds} s each`, direct);
   if (baseline.length) table(`The same reads over 1 connection, ${baselineSeconds} s each (service time without queueing)`, baseline);
   console.log(`Machine: ${os.cpus().length} cores, load average (1/5/15 min) ${loadBefore} before, ${loadAfter} after: figures taken on a busy machine are upper bounds.`);
 } finally {
