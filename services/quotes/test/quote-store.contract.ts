@@ -61,15 +61,47 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
       try {
         const quotes = Array.from({ length: 30 }, () => quote());
         const dup = { ...quotes[0]!, customerName: 'Duplicate' };
+        // The original is stored first: simultaneous requests may reach the server in any order (a pool of
+        // connections), so which of two same-id saves wins is only fixed when one has finished.
+        await store.saveQuoteRequest(quotes[0]!, mailsFor(quotes[0]!.id, 1));
         const results = await Promise.allSettled([
-          ...quotes.map((q) => store.saveQuoteRequest(q, mailsFor(q.id, 1))),
+          ...quotes.slice(1).map((q) => store.saveQuoteRequest(q, mailsFor(q.id, 1))),
           store.saveQuoteRequest(dup, [{ ...mailsFor(dup.id, 1)[0]!, id: `dup-${dup.id}` }]),
         ]);
-        expect(results.slice(0, 30).every((r) => r.status === 'fulfilled')).toBe(true);
-        expect(results[30]!.status).toBe('rejected');
+        expect(results.slice(0, 29).filter((r) => r.status === 'rejected')).toEqual([]);
+        expect(results[29]!.status).toBe('rejected');
         expect(await store.countQuoteRequests()).toBe(30);
         expect((await store.getQuoteRequest(dup.id))?.customerName).toBe('Ada');
         expect(await store.listMails(dup.id)).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('saves while claim passes run (as the outbox does in the background): every save succeeds, each mail once', async () => {
+      const store = await make();
+      try {
+        // A claim pass also moves the mails of records caught between their two writes (the Mongo adapter's
+        // recovery), so it races the save's own copy of the same mails; neither side may fail for that.
+        let saving = true;
+        const passes = (async () => {
+          let n = 0;
+          while (saving || n < 1) {
+            await store.claimDueMails(new Date(0), 1, 60_000);
+            n++;
+            await new Promise((r) => setImmediate(r)); // let the saves run between passes
+
+          }
+          return n;
+        })();
+        const quotes = Array.from({ length: 20 }, () => quote());
+        const results = await Promise.allSettled(quotes.map((q) => store.saveQuoteRequest(q, mailsFor(q.id))));
+        saving = false;
+        expect(await passes).toBeGreaterThan(0);
+        expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+        const mails = await store.listMails();
+        expect(mails).toHaveLength(40);
+        expect(new Set(mails.map((m) => m.id)).size).toBe(40);
       } finally {
         await store.close();
       }

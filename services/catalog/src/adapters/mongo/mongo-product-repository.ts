@@ -26,6 +26,23 @@ import type { NamedSlug, Page, ProductRepository } from '../../ports.ts';
  */
 const TOTALS_TTL_MS = 5_000;
 
+/**
+ * An unordered bulk write of upserts. When another writer inserted the same key first, FerretDB answers the loser with
+ * E11000 where MongoDB retries on the server; the failed operations are run once more, now matching the document.
+ */
+async function bulkWriteUpserts<T>(model: Model<T>, ops: Parameters<Model<T>['bulkWrite']>[0]): Promise<void> {
+  try {
+    await model.bulkWrite(ops, { ordered: false });
+  } catch (err) {
+    const failed = (err as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
+    if (!failed?.length || failed.some((e) => e.code !== 11000)) throw err;
+    await model.bulkWrite(
+      failed.map((e) => ops[e.index]!),
+      { ordered: false },
+    );
+  }
+}
+
 interface ProductDoc {
   id: string;
   sku: string;
@@ -218,6 +235,8 @@ const TESTIMONIAL_PROJECTION = { _id: 0 } as const;
 
 export class MongoProductRepository implements ProductRepository {
   private totals: { at: number; value: Promise<CatalogTotals> } | null = null;
+  /** The tail of the writes queued by `serialWrite`. */
+  private writes: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly conn: Connection,
@@ -315,8 +334,26 @@ export class MongoProductRepository implements ProductRepository {
     return (await this.currentTotals()).total;
   }
 
-  async upsertMany(products: Product[]): Promise<void> {
-    if (products.length === 0) return;
+  /**
+   * Runs the multi-step writes (upsertMany, insertTestimonials) of this process one after another. upsertMany reads
+   * what is there, then inserts and moves the counts with $inc: two at once could both insert the same new SKU.
+   * And FerretDB 1.x (the test server) neither applies $inc atomically (concurrent increments of one count were
+   * lost: 12 simultaneous one-product writes left a count of 3) nor retries an upsert that lost an insert race
+   * (E11000; MongoDB retries it on the server). Writes from other processes (the seed CLI) are not covered on
+   * FerretDB; on MongoDB each update is atomic and `bulkWriteUpserts` covers the insert race.
+   */
+  private serialWrite<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(fn, fn);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  upsertMany(products: Product[]): Promise<void> {
+    if (products.length === 0) return Promise.resolve();
+    return this.serialWrite(() => this.writeProducts(products));
+  }
+
+  private async writeProducts(products: Product[]): Promise<void> {
     // Last one wins when a batch names a SKU twice, as it would with sequential writes.
     const docs = [...new Map(products.map((p) => [p.sku, toDoc(p)])).values()];
     const skus = docs.map((d) => d.sku);
@@ -348,9 +385,9 @@ export class MongoProductRepository implements ProductRepository {
       const replaced = docs.filter((d) => existing.has(d.sku));
       if (fresh.length > 0) await this.products.insertMany(fresh, { ordered: false, lean: true });
       if (replaced.length > 0) {
-        await this.products.bulkWrite(
+        await bulkWriteUpserts(
+          this.products,
           replaced.map((d) => ({ replaceOne: { filter: { sku: d.sku }, replacement: d, upsert: true } })),
-          { ordered: false },
         );
       }
       const countOps = [...deltas.entries()]
@@ -367,18 +404,20 @@ export class MongoProductRepository implements ProductRepository {
             upsert: true,
           },
         }));
-      if (countOps.length > 0) await this.counts.bulkWrite(countOps, { ordered: false });
+      if (countOps.length > 0) await bulkWriteUpserts(this.counts, countOps);
       await this.counts.deleteMany({ productCount: { $lte: 0 } });
     } finally {
       this.totals = null;
     }
   }
 
-  async insertTestimonials(items: Testimonial[]): Promise<void> {
-    if (items.length === 0) return;
-    await this.testimonials.bulkWrite(
-      items.map((t) => ({ replaceOne: { filter: { id: t.id }, replacement: toTestimonial(t), upsert: true } })),
-      { ordered: false },
+  insertTestimonials(items: Testimonial[]): Promise<void> {
+    if (items.length === 0) return Promise.resolve();
+    return this.serialWrite(() =>
+      bulkWriteUpserts(
+        this.testimonials,
+        items.map((t) => ({ replaceOne: { filter: { id: t.id }, replacement: toTestimonial(t), upsert: true } })),
+      ),
     );
   }
 

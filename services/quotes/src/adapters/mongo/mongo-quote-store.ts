@@ -32,6 +32,11 @@ interface CaptchaDoc {
 const str = { type: String, required: true };
 const optStr = { type: String, default: '' };
 
+/** What saveWithMails and recoverUnqueued need of the quote and contact models. */
+type RecordModel = Model<{ _id: string; unqueuedMails?: string }>;
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
+
 const toEntry = (d: OutboxDoc): OutboxEntry => ({
   id: d._id,
   refId: d.refId,
@@ -132,46 +137,64 @@ export class MongoQuoteStore implements QuoteStore {
     return store;
   }
 
+  /**
+   * Upserts the mails into the outbox by their stable ids; a mail already there is left as it is. The save and a
+   * claim pass's recovery (recoverUnqueued) may copy the same mails at the same moment. MongoDB (4.2+) retries such an
+   * upsert on the server when both insert the same _id; FerretDB does not and answers E11000 to the loser, which
+   * made a quote request fail with 500 though its mails were queued. So a duplicate-key answer is retried once here:
+   * the retry finds the document the other writer inserted and, with only $setOnInsert, changes nothing.
+   */
   private async enqueue(mails: OutboxMail[]) {
     const now = new Date();
     for (const m of mails) {
-      await this.outbox.updateOne(
-        { _id: m.id },
-        {
-          $setOnInsert: {
-            refId: m.refId,
-            message: JSON.stringify(m.message),
-            status: 'pending',
-            attempts: 0,
-            nextAttemptAt: now,
-            leaseUntil: new Date(0),
-            lastError: null,
-            createdAt: now,
-            sentAt: null,
-          },
-        },
-        { upsert: true },
-      );
+      try {
+        await this.upsertMail(m, now);
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        await this.upsertMail(m, now);
+      }
     }
   }
 
-  async saveQuoteRequest(q: QuoteRequest, mails: OutboxMail[]): Promise<void> {
-    const { id, ...rest } = q;
-    await this.quotes.create({ _id: id, ...rest, unqueuedMails: JSON.stringify(mails) });
-    await this.enqueue(mails);
-    await this.quotes.updateOne({ _id: id }, { $unset: { unqueuedMails: 1 } });
+  private async upsertMail(m: OutboxMail, now: Date) {
+    await this.outbox.updateOne(
+      { _id: m.id },
+      {
+        $setOnInsert: {
+          refId: m.refId,
+          message: JSON.stringify(m.message),
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leaseUntil: new Date(0),
+          lastError: null,
+          createdAt: now,
+          sentAt: null,
+        },
+      },
+      { upsert: true },
+    );
   }
 
-  async saveContactMessage(c: ContactMessage, mails: OutboxMail[]): Promise<void> {
-    const { id, ...rest } = c;
-    await this.contacts.create({ _id: id, ...rest, unqueuedMails: JSON.stringify(mails) });
+  saveQuoteRequest(q: QuoteRequest, mails: OutboxMail[]): Promise<void> {
+    return this.saveWithMails(this.quotes as unknown as RecordModel, q, mails);
+  }
+
+  saveContactMessage(c: ContactMessage, mails: OutboxMail[]): Promise<void> {
+    return this.saveWithMails(this.contacts as unknown as RecordModel, c, mails);
+  }
+
+  /** The record with its mails as `unqueuedMails`, then the mails into the outbox, then the field removed. */
+  private async saveWithMails(model: RecordModel, record: { id: string }, mails: OutboxMail[]) {
+    const { id, ...rest } = record;
+    await model.create({ _id: id, ...rest, unqueuedMails: JSON.stringify(mails) });
     await this.enqueue(mails);
-    await this.contacts.updateOne({ _id: id }, { $unset: { unqueuedMails: 1 } });
+    await model.updateOne({ _id: id }, { $unset: { unqueuedMails: 1 } });
   }
 
   /** Moves the mails of records whose save was cut short into the outbox. */
   private async recoverUnqueued() {
-    for (const model of [this.quotes, this.contacts] as unknown as Model<{ _id: string; unqueuedMails?: string }>[]) {
+    for (const model of [this.quotes, this.contacts] as unknown as RecordModel[]) {
       const stranded = await model.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1 }).limit(100).lean();
       for (const d of stranded) {
         if (d.unqueuedMails) await this.enqueue(JSON.parse(d.unqueuedMails) as OutboxMail[]);
@@ -212,7 +235,7 @@ export class MongoQuoteStore implements QuoteStore {
       await this.captchas.create({ _id: id, expiresAt });
       return true;
     } catch (err) {
-      if ((err as { code?: number }).code === 11000) return false;
+      if (isDuplicateKey(err)) return false;
       throw err;
     }
   }
@@ -239,7 +262,7 @@ export class MongoQuoteStore implements QuoteStore {
       try {
         await this.claims.create({ _id: claimId, leaseUntil });
       } catch (err) {
-        if ((err as { code?: number }).code !== 11000) throw err;
+        if (!isDuplicateKey(err)) throw err;
         // Someone holds this attempt. If its lease is over, the holder died between claiming and leasing:
         // step the attempt count past it so the next pass can claim the mail again.
         const held = await this.claims.findById(claimId).lean();
