@@ -1,7 +1,8 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { heroSlides } from '../packages/site-config/src/hero-slides.ts';
+import { beasties } from 'vite-plugin-beasties';
+import { HERO_BADGE, heroSlides } from '../packages/site-config/src/hero-slides.ts';
 import { siteConfig } from '../packages/site-config/src/site.ts';
 
 const backend = process.env.VITE_BACKEND_URL ?? 'http://127.0.0.1:8080';
@@ -27,7 +28,94 @@ function heroPreload(): Plugin {
   };
 }
 
+/**
+ * Category, brand and product pages are lazy chunks that only start downloading once the entry script has run, and
+ * their listing only starts loading after that. A tiny head script looks at the address and, for those routes,
+ * modulepreloads the route's chunks and preloads the first API response (same URL and credentials mode as
+ * api-client.ts's fetch, so the app's request is answered from the preload), all in parallel with the entry script.
+ */
+function routePreload(): Plugin {
+  const routes: { re: string; entry: string; api?: string }[] = [
+    {
+      re: '^/category/([^/]+)(?:/([^/]+))?/?$',
+      entry: 'src/features/categories/components/category-page.tsx',
+      // get-category-products.ts: withQuery('/api/products', { category, brand, limit: 75, offset })
+      api: `var q=new URLSearchParams();q.set('category',d(m[1]));if(m[2])q.set('brand',d(m[2]));q.set('limit','75');q.set('offset',String((pg-1)*75));a('/api/products?'+q)`,
+    },
+    {
+      re: '^/brands-available/([^/]+)/?$',
+      entry: 'src/features/brands/components/brand-page.tsx',
+      // get-brand-products.ts: withQuery(`/api/brands/${encodeURIComponent(brand)}/products`, { page, limit: 75 })
+      api: `a('/api/brands/'+encodeURIComponent(d(m[1]))+'/products?page='+pg+'&limit=75')`,
+    },
+    { re: '^/products(?:/|$)', entry: 'src/app/routes/product-route.tsx' },
+  ];
+  return {
+    name: 'forgeline-route-preload',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        const entry = chunks.find((c) => c.isEntry);
+        const inEntry = new Set<string>();
+        const walk = (file: string, into: Set<string>) => {
+          if (into.has(file)) return;
+          into.add(file);
+          const c = chunks.find((x) => x.fileName === file);
+          for (const i of c?.imports ?? []) walk(i, into);
+        };
+        if (entry) walk(entry.fileName, inEntry);
+        const cases = routes.map((r) => {
+          const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(r.entry));
+          if (!chunk) throw new Error(`route-preload: no chunk for ${r.entry}`);
+          const files = new Set<string>();
+          walk(chunk.fileName, files);
+          const list = [...files].filter((f) => !inEntry.has(f)).map((f) => `/${f}`);
+          return `if(m=new RegExp(${JSON.stringify(r.re)}).exec(p)){${JSON.stringify(list)}.forEach(j);${r.api ?? ''}}`;
+        });
+        const code =
+          `(function(){var p=location.pathname,m,h=document.head,d=decodeURIComponent,` +
+          `n=Number(new URLSearchParams(location.search).get('page')),pg=Number.isInteger(n)&&n>=1?n:1;` +
+          `function j(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)}` +
+          `function a(u){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='use-credentials';l.href=u;h.appendChild(l)}` +
+          `try{${cases.join('else ')}}catch(e){}})()`;
+        return [{ tag: 'script', children: code, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
 const esc = (t: string) => t.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The home page's first hero slide as static HTML (same classes and sizes as features/home/components/hero-slide.tsx),
+ * so the home page's largest paint (the hero photo) happens as soon as the HTML, critical CSS and image arrive, not
+ * after the JavaScript has run. It sits in a <template> (inert: no image request on other pages) that an inline
+ * script puts in place only on the home page without ?search=. React replaces it with the real slide, same image
+ * and box, so neither a layout shift nor a second LCP candidate follows.
+ */
+function heroShell(): string {
+  const first = heroSlides[0];
+  if (!first) return '';
+  const btn = 'inline-flex items-center justify-center gap-2 rounded-md font-semibold h-12 px-6 text-base';
+  const hero =
+    `<div class="relative isolate flex min-h-[520px] items-center overflow-hidden bg-ink sm:min-h-[560px] lg:min-h-[620px]">` +
+    `<img src="${esc(first.image)}" srcset="${esc(first.image.replace(/\.webp$/, '-800.webp'))} 800w, ${esc(first.image)} 1600w" sizes="100vw" alt="" width="1600" height="900" fetchpriority="high" decoding="sync" data-shell-hero class="absolute inset-0 -z-10 size-full object-cover">` +
+    `<div class="absolute inset-0 -z-10 bg-gradient-to-t from-ink/90 via-ink/60 to-ink/30 sm:bg-gradient-to-r sm:from-ink sm:via-ink/75 sm:to-ink/10"></div>` +
+    `<div class="container-page py-14"><div class="max-w-2xl">` +
+    `<p class="inline-flex items-center gap-2 rounded-sm bg-safety px-3 py-1 text-xs font-extrabold uppercase tracking-[0.18em] text-ink">${esc(first.tagline)}</p>` +
+    `<p class="mt-5 font-display text-4xl font-extrabold uppercase leading-[0.95] text-white sm:text-6xl lg:text-7xl">${esc(first.title)}</p>` +
+    `<p class="mt-5 max-w-xl text-base leading-relaxed text-zinc-200 sm:text-lg">${esc(first.description)}</p>` +
+    `<div class="mt-8 flex flex-wrap gap-3"><span class="${btn} bg-safety text-ink">Contact Us</span><span class="${btn} border-2 border-white/80 text-white">Browse Parts</span></div>` +
+    `<p class="mt-8 inline-flex items-center gap-2 rounded-full border border-white/25 bg-white/10 px-4 py-2 text-sm font-semibold text-white backdrop-blur">` +
+    `<span class="size-4"></span>${esc(HERO_BADGE)}</p>` +
+    `</div></div></div>`;
+  const show =
+    `if(location.pathname==='/'&&!/[?&]search=/.test(location.search)){var t=document.getElementById('hero-shell');t.replaceWith(t.content)}`;
+  return `<template id="hero-shell">${hero}</template><script>${show}</script>`;
+}
 
 /**
  * A static picture of the header inside #root, painted as soon as the CSS arrives: the first paint no longer waits
@@ -52,7 +140,7 @@ function headerShell(): Plugin {
     `</div>` +
     `<div class="container-page pb-3 md:hidden"><span class="block h-11 rounded-md bg-white"></span></div>` +
     `<div class="hidden border-t border-ink-line bg-ink-soft md:block"><div class="container-page flex h-12 items-center gap-1">${nav}</div></div>` +
-    `</div><div class="min-h-screen flex-1"></div></div>`;
+    `</div><div class="min-h-screen flex-1">${heroShell()}</div></div>`;
   return {
     name: 'forgeline-header-shell',
     transformIndexHtml(html) {
@@ -62,7 +150,17 @@ function headerShell(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), heroPreload(), headerShell()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    heroPreload(),
+    routePreload(),
+    headerShell(),
+    // Critical CSS: the rules the static shell (header, home hero) uses are inlined in index.html, so the first paint
+    // needs no stylesheet request. The full sheet is preloaded in <head> and linked at the end of <body>: the shell
+    // above it paints without it, and the module script (and main.tsx) wait for it, so React never shows unstyled.
+    beasties({ options: { pruneSource: false, reduceInlineStyles: false, logLevel: 'warn' } }),
+  ],
   server: {
     proxy: {
       '/api': { target: backend, changeOrigin: true },

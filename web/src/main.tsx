@@ -23,13 +23,60 @@ function showMountFailure(error: unknown) {
   container.append(box);
 }
 
-try {
-  if (!container) throw new Error('#root is missing from index.html');
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-} catch (error) {
-  showMountFailure(error);
+/** Resolves once `img` has painted: seen as a largest-contentful-paint entry where supported, else decoded plus a frame. */
+function painted(img: HTMLImageElement): Promise<unknown> {
+  if (PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
+    return new Promise((resolve) => {
+      img.addEventListener('error', resolve, { once: true });
+      const observer = new PerformanceObserver((list) => {
+        if (list.getEntries().some((e) => (e as PerformanceEntry & { element?: Element | null }).element === img)) {
+          observer.disconnect();
+          resolve(undefined);
+        }
+      });
+      observer.observe({ type: 'largest-contentful-paint', buffered: true });
+    });
+  }
+  return img
+    .decode()
+    .catch(() => undefined)
+    .then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
+
+/**
+ * index.html paints a static shell (header; the hero on the home page) with inlined critical CSS before this script
+ * runs. React replaces it only once (a) the full stylesheet, loaded without blocking paint, has arrived, so the app
+ * never shows unstyled, and (b) the shell's hero photo has painted, so the page's largest paint is not thrown away
+ * unseen and redone after the JavaScript. Capped, so a slow file never holds the app back.
+ */
+function shellSettled(): Promise<unknown> {
+  const waits: Promise<unknown>[] = [];
+  const css = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"][href^="/assets/"]');
+  if (css && !css.sheet) {
+    waits.push(
+      new Promise((resolve) => {
+        css.addEventListener('load', resolve, { once: true });
+        css.addEventListener('error', resolve, { once: true });
+      }),
+    );
+  }
+  const hero = document.querySelector<HTMLImageElement>('#root img[data-shell-hero]');
+  if (hero) waits.push(painted(hero));
+  if (!waits.length) return Promise.resolve();
+  return Promise.race([Promise.all(waits), new Promise((resolve) => setTimeout(resolve, 1500))]);
+}
+
+function mount() {
+  try {
+    if (!container) throw new Error('#root is missing from index.html');
+    createRoot(container).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  } catch (error) {
+    showMountFailure(error);
+  }
+}
+
+void shellSettled().then(mount);

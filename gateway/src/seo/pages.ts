@@ -40,6 +40,21 @@ export function productImagePreload(url: string): NonNullable<HeadTags['preloadI
   };
 }
 
+/** Product-card images; mirrors components/product/product-card.tsx (sizes) and web/src/lib/product-image.ts. */
+const CARD_SIZES = '(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw';
+
+/**
+ * The preload for the first product card of a listing (its largest paint on phones), matching the card's <img>:
+ * the first of `images`, else `imageUrl`; processed photos with the card's srcset and sizes.
+ */
+export function cardImagePreload(p: { images?: readonly string[] | null; imageUrl?: string | null }): NonNullable<HeadTags['preloadImages']> {
+  const url = p.images?.find((u) => u && u.trim()) || p.imageUrl;
+  if (!url) return [];
+  const m = PROCESSED_IMAGE.exec(url);
+  if (!m) return [{ href: url }];
+  return [{ href: `${m[1]}-480.webp`, srcset: VARIANT_WIDTHS.map((w) => `${m[1]}-${w}.webp ${w}w`).join(', '), sizes: CARD_SIZES }];
+}
+
 /** The first hero slide, as the home page's <img srcset> asks for it (the 800 px copy sits beside each image). */
 function heroPreload(): NonNullable<HeadTags['preloadImages']> {
   const first = heroSlides[0];

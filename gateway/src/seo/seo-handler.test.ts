@@ -14,7 +14,7 @@ import { createApp as createCatalogApp } from '../../../services/catalog/src/app
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { id, makeProduct, PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
 import { createGatewayApp } from '../app.ts';
-import { productImagePreload } from './pages.ts';
+import { cardImagePreload, productImagePreload } from './pages.ts';
 import { createSeoHandler } from './seo-handler.ts';
 
 const logger = createLogger('seo-test', 'silent');
@@ -135,6 +135,26 @@ describe('SEO handler (real catalog, real gateway)', () => {
       sizes: '(min-width: 1024px) 600px, 100vw',
     });
     expect(productImagePreload('/media/generated/a/b/c.svg')).toEqual({ href: '/media/generated/a/b/c.svg' });
+  });
+
+  it("preloads a listing's first card image as the card asks for it: srcset and sizes for processed photos", () => {
+    expect(cardImagePreload({ images: ['/media/products/ab/cdef-1200.webp'], imageUrl: '/x.svg' })).toEqual([
+      {
+        href: '/media/products/ab/cdef-480.webp',
+        srcset: '/media/products/ab/cdef-160.webp 160w, /media/products/ab/cdef-480.webp 480w, /media/products/ab/cdef-1200.webp 1200w',
+        sizes: '(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw',
+      },
+    ]);
+    expect(cardImagePreload({ images: [], imageUrl: '/media/generated/a/b/c.svg' })).toEqual([{ href: '/media/generated/a/b/c.svg' }]);
+    expect(cardImagePreload({ images: [], imageUrl: null })).toEqual([]);
+  });
+
+  it('preloads the first card image on the first page of category and brand listings only', async () => {
+    const preloads = (html: string) => html.match(/<link rel="preload" as="image"[^>]*>/g) ?? [];
+    expect(preloads((await page(gw, '/category/hydraulic-filters')).html)).toHaveLength(1);
+    expect(preloads((await page(gw, '/brands-available/caterpillar')).html)).toHaveLength(1);
+    expect(preloads((await page(gw, '/category/hydraulic-filters?page=2')).html)).toHaveLength(0);
+    expect(preloads((await page(gw, '/category/no-such-thing')).html)).toHaveLength(0);
   });
 
   it('shows the Generic brand as OEM/Genuine', async () => {

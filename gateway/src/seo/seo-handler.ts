@@ -17,7 +17,7 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import { siteConfig, type SiteConfig } from '@forgeline/site-config/site';
 import { CatalogReadError, createCatalogReader, type CatalogReader } from './catalog-reader.ts';
 import { injectHead } from './html.ts';
-import { brandHead, categoryHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
+import { brandHead, cardImagePreload, categoryHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
 
 export interface SeoHandlerOptions {
@@ -123,6 +123,12 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     }
   };
 
+  /** Page 1 of a listing: the first card's image (the largest paint on phones) starts downloading with the HTML. */
+  function withFirstCardPreload(head: PageHead, page: number, first: Parameters<typeof cardImagePreload>[0] | undefined): PageHead {
+    if (head.status !== 200 || page !== 1 || !first) return head;
+    return { ...head, tags: { ...head.tags, preloadImages: cardImagePreload(first) } };
+  }
+
   /** The head for a path; catalog failures other than "not found" fall back to a generic head with status 200. */
   async function headFor(req: Request): Promise<PageHead> {
     const segments = req.path.split('/').filter(Boolean).map(decode);
@@ -137,7 +143,7 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
       if (first === 'category' && second && segments.length <= 3) {
         const list = await catalog.categoryProducts(second, third, rid);
         const sample = list.products[0];
-        return categoryHead(ctx, {
+        const head = categoryHead(ctx, {
           categorySlug: second,
           brandSlug: third,
           categoryName: sample?.category,
@@ -146,16 +152,18 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
           page: pageOf(req),
           totalPages: Math.max(1, Math.ceil(list.pagination.totalProducts / PAGE_SIZE)),
         });
+        return withFirstCardPreload(head, pageOf(req), sample);
       }
       if (first === 'brands-available' && second && segments.length === 2) {
         const list = await catalog.brandProducts(second, rid);
-        return brandHead(ctx, {
+        const head = brandHead(ctx, {
           brandSlug: list.brand.slug || second,
           brandName: list.brand.name,
           total: list.pagination.totalProducts,
           page: pageOf(req),
           totalPages: Math.max(1, Math.ceil(list.pagination.totalProducts / PAGE_SIZE)),
         });
+        return withFirstCardPreload(head, pageOf(req), list.products[0]);
       }
     } catch (err) {
       if (err instanceof CatalogReadError && err.notFound) {

@@ -8,11 +8,14 @@ import { SearchResults } from '../../features/search/components/search-results.t
 import { TestimonialsSection } from '../../features/testimonials/components/testimonials-section.tsx';
 import { site } from '../../config/site.ts';
 import { useDocumentTitle } from '../../lib/document-title.ts';
+import { useAfterFirstCommit } from '../../lib/use-after-first-commit.ts';
 
 /** Home (spec section 2): the sections in order, or the full search results when ?search= is given. */
 export default function HomeRoute() {
   const [params] = useSearchParams();
   const search = params.get('search')?.trim();
+  // The hero paints first; the sections below the fold follow in an interruptible render (no long task at start).
+  const below = useAfterFirstCommit();
   useDocumentTitle(search ? null : site.tagline);
   if (search) return <SearchResults search={search} />;
   return (
@@ -21,11 +24,15 @@ export default function HomeRoute() {
         {site.name}: {site.tagline}
       </h1>
       <HeroSection />
-      <FeaturesSection />
-      <StatsBand />
-      <TestimonialsSection />
-      <WhyChooseUs />
-      <AboutSection />
+      {below ? (
+        <>
+          <FeaturesSection />
+          <StatsBand />
+          <TestimonialsSection />
+          <WhyChooseUs />
+          <AboutSection />
+        </>
+      ) : null}
     </>
   );
 }

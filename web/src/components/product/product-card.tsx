@@ -1,6 +1,7 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
 import { Link } from 'react-router-dom';
+import { useAfterFirstCommit } from '../../lib/use-after-first-commit.ts';
 import { primaryImage } from '../../lib/product-image.ts';
 import { displayBrand } from '../../lib/brand.ts';
 import { ProductImage } from './product-image.tsx';
@@ -42,10 +43,19 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
   );
 }
 
+/** Cards in the grid's first commit: more than a 1440 px screen shows above the fold. */
+const FIRST_COMMIT_CARDS = 15;
+
+/**
+ * A listing's cards. On mount the first screenful commits at once (the page's largest paint is among them) and the
+ * rest (up to 75) follows in a transition (an interruptible render), so the main thread is never blocked by all of them.
+ */
 export function ProductGrid({ products, priorityCount = 0 }: { products: ProductSummary[]; priorityCount?: number }) {
+  const rest = useAfterFirstCommit();
+  const shown = rest ? products : products.slice(0, FIRST_COMMIT_CARDS);
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5">
-      {products.map((p, i) => (
+      {shown.map((p, i) => (
         <li key={p.id}>
           <ProductCard product={p} priority={i < priorityCount} />
         </li>

@@ -44,10 +44,10 @@ export default function ContactPage() {
                 </a>
               </InfoRow>
               <InfoRow icon={Mail} label="E-mail">
-                <a href={`mailto:${site.email}`} className="block text-sm [overflow-wrap:anywhere] hover:text-safety-deep sm:text-base">
+                <a href={`mailto:${site.email}`} className="block py-0.5 text-sm [overflow-wrap:anywhere] hover:text-safety-deep sm:text-base">
                   {site.email}
                 </a>
-                <a href={`mailto:${site.alternateEmail}`} className="block text-sm [overflow-wrap:anywhere] hover:text-safety-deep sm:text-base">
+                <a href={`mailto:${site.alternateEmail}`} className="block py-0.5 text-sm [overflow-wrap:anywhere] hover:text-safety-deep sm:text-base">
                   {site.alternateEmail}
                 </a>
               </InfoRow>
