@@ -7,7 +7,7 @@ import { useAuthConfig } from '../api/get-auth-config.ts';
 import { useSendOtp } from '../api/send-otp.ts';
 import { useVerifyOtp } from '../api/verify-otp.ts';
 import { useAdminSession } from '../hooks/use-admin-session.tsx';
-import { serverMessage, statusOf } from '../utils/server-message.ts';
+import { serverMessage, statusOf } from '../../../lib/api-error.ts';
 
 const inputClass =
   'h-11 w-full rounded-md border border-zinc-300 bg-white px-3 text-base text-ink placeholder:text-zinc-400 focus:border-ink focus:outline-none';

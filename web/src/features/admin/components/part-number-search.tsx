@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { useSearchProductsByCode } from '../api/search-products-by-code.ts';
-import { statusOf } from '../utils/server-message.ts';
+import { statusOf } from '../../../lib/api-error.ts';
 import { AdminProductTable } from './admin-product-table.tsx';
 
 /** GET /api/admin/search-products-by-code?q=: exact-ish part-number lookup; an empty query does nothing. */

@@ -4,7 +4,8 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { useCaptcha } from '../api/get-captcha.ts';
-import { serverMessage, useSendContactMessage } from '../api/send-contact-message.ts';
+import { serverMessage } from '../../../lib/api-error.ts';
+import { useSendContactMessage } from '../api/send-contact-message.ts';
 
 interface Fields {
   name: string;

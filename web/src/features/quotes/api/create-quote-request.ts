@@ -7,14 +7,3 @@ export const createQuoteRequest = (body: QuoteRequestInput) =>
   apiFetch<QuoteRequestResponse>('/api/quote-requests', { method: 'POST', json: body });
 
 export const useCreateQuoteRequest = () => useMutation({ mutationFn: createQuoteRequest });
-
-/** The `message` of an error body ("429: {\"message\":\"...\"}"), or null. */
-export function serverMessage(err: unknown): string | null {
-  if (!(err instanceof Error)) return null;
-  try {
-    const m = (JSON.parse(err.message.replace(/^\d{3}: /, '')) as { message?: unknown }).message;
-    return typeof m === 'string' && m ? m : null;
-  } catch {
-    return null;
-  }
-}

@@ -7,7 +7,8 @@ import { toast } from 'sonner';
 import { Button, ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { site } from '../../../config/site.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { serverMessage, useCreateQuoteRequest } from '../api/create-quote-request.ts';
+import { serverMessage } from '../../../lib/api-error.ts';
+import { useCreateQuoteRequest } from '../api/create-quote-request.ts';
 
 export interface QuoteDialogProps {
   open: boolean;
