@@ -298,15 +298,15 @@ async function ensureSeeded(): Promise<void> {
   fs.writeFileSync(timingFile, JSON.stringify({ products, seconds: (performance.now() - started) / 1000, at: new Date().toISOString() }, null, 2));
 }
 
-/** Resident memory of the catalog process serving `dataDir` (found through /proc), in MB. */
-function catalogRssMb(dataDir: string): number {
+/** Resident memory of the catalog process serving `dataDir` on `port` (found through /proc), in MB. */
+function catalogRssMb(dataDir: string, port: string): number {
   try {
     for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       try {
         const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
         if (!cmd.includes('services/catalog/src/main.ts')) continue;
         const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-        if (!env.includes(`DATA_DIR=${dataDir}`)) continue;
+        if (!env.includes(`DATA_DIR=${dataDir}`) || !env.includes(`PORT=${port}`)) continue;
         const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
         const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
         if (kb) return Math.round(kb / 1000);
@@ -365,7 +365,7 @@ async function throughGateway(set: RelevanceQuery[]): Promise<string> {
     instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
     const result = await instance;
     latencies.sort((a, b) => a - b);
-    const rss = catalogRssMb(stack.dataDir);
+    const rss = catalogRssMb(stack.dataDir, new URL(stack.serviceUrls.catalog ?? 'http://x:0').port);
     const bad = [...statuses.entries()].filter(([s]) => s !== 200).map(([s, n]) => `${s}: ${n}`);
     if (result.errors + result.timeouts) bad.push(`errors/timeouts: ${result.errors + result.timeouts}`);
     return [
