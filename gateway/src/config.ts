@@ -9,8 +9,6 @@ const serviceUrl = (fallbackPort: number) => z.url().default(`http://127.0.0.1:$
 export const gatewayEnv = z.object({
   ...baseEnv,
   PORT: port(8080),
-  /** 0.0.0.0 in containers; loopback by default so a dev machine doesn't expose the stack. */
-  HOST: z.string().default('127.0.0.1'),
   CATALOG_URL: serviceUrl(4001),
   QUOTES_URL: serviceUrl(4002),
   AUTH_URL: serviceUrl(4003),

@@ -26,6 +26,8 @@ export const baseEnv = {
     .string()
     .default('./data')
     .transform((d) => path.resolve(d)),
+  /** 0.0.0.0 in containers (docker-compose.yml sets it); loopback otherwise, so a dev machine exposes nothing. */
+  HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Shared secret on /internal routes. The launcher makes one per data folder; compose sets it. */
   SERVICE_TOKEN: z.string().min(16, 'must be at least 16 characters').default('dev-service-token-change-me'),

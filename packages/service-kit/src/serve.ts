@@ -15,8 +15,7 @@ export async function serve(
   opts: { port: number; host?: string; logger: Logger; onClose?: () => Promise<void> | void; handleSignals?: boolean },
 ): Promise<Served> {
   const server = await new Promise<Server>((resolve, reject) => {
-    // HOST lets containers listen on 0.0.0.0 (docker-compose.yml sets it); everything else stays on loopback.
-    const host = opts.host ?? process.env.HOST ?? '127.0.0.1';
+    const host = opts.host ?? '127.0.0.1'; // main.ts passes config.HOST
     const s = app.listen(opts.port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
     s.once('error', reject);
   });

@@ -59,6 +59,7 @@ runMain('auth', async () => {
   purge.unref();
 
   await serve(app, {
+    host: config.HOST,
     port: config.PORT,
     logger,
     onClose: async () => {

@@ -20,7 +20,7 @@ runMain('catalog', async () => {
   logger.info({ products, indexed, reindexing }, 'catalog opened');
 
   const app = createApp({ repo, search, serviceToken: config.SERVICE_TOKEN, logger, ready: () => !reindexing });
-  await serve(app, { port: config.PORT, logger, onClose: () => stores.close() });
+  await serve(app, { host: config.HOST, port: config.PORT, logger, onClose: () => stores.close() });
 
   if (reindexing) {
     const started = Date.now();

@@ -76,6 +76,7 @@ runMain('media', async () => {
     : finishApp(createServiceApp({ name: 'media-worker', logger, ready: () => queue.ready() }), logger);
 
   await serve(app, {
+    host: config.HOST,
     port: config.PORT,
     logger,
     onClose: async () => {

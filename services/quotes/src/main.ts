@@ -43,6 +43,7 @@ runMain('quotes', async () => {
   logger.info({ pendingMails: counts.pending }, 'outbox resuming');
   outbox.start();
   await serve(app, {
+    host: config.HOST,
     port: config.PORT,
     logger,
     onClose: async () => {
