@@ -29,9 +29,9 @@ function heroPreload(): Plugin {
 }
 
 /**
- * Category, brand and product pages are lazy chunks that only start downloading once the entry script has run, and
- * their listing only starts loading after that. A tiny head script looks at the address and, for those routes,
- * modulepreloads the route's chunks and preloads the first API response (same URL and credentials mode as
+ * Every screen but home (and the policy pages) is a lazy chunk that only starts downloading once the entry script has
+ * run, and a listing's data only after that. A tiny head script looks at the address and modulepreloads the route's
+ * chunks, and for category and brand listings preloads the first API response (same URL and credentials mode as
  * api-client.ts's fetch, so the app's request is answered from the preload), all in parallel with the entry script.
  */
 function routePreload(): Plugin {
@@ -49,6 +49,11 @@ function routePreload(): Plugin {
       api: `a('/api/brands/'+encodeURIComponent(d(m[1]))+'/products?page='+pg+'&limit=75')`,
     },
     { re: '^/products(?:/|$)', entry: 'src/app/routes/product-route.tsx' },
+    { re: '^/categories/?$', entry: 'src/features/categories/components/browse-by-brand-page.tsx' },
+    { re: '^/catalog/?$', entry: 'src/features/catalog/components/gallery-page.tsx' },
+    { re: '^/about/?$', entry: 'src/features/static-pages/components/about-page.tsx' },
+    { re: '^/faq/?$', entry: 'src/features/static-pages/components/faq-page.tsx' },
+    { re: '^/contact/?$', entry: 'src/features/static-pages/components/contact-page.tsx' },
   ];
   return {
     name: 'forgeline-route-preload',

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import './app/styles.css';
@@ -69,11 +69,16 @@ function shellSettled(): Promise<unknown> {
 function mount() {
   try {
     if (!container) throw new Error('#root is missing from index.html');
-    createRoot(container).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
+    const root = createRoot(container);
+    // As a transition the first render is time-sliced (it yields to the browser every few ms) instead of one long
+    // main-thread task; the static shell stays on screen until it commits.
+    startTransition(() => {
+      root.render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      );
+    });
   } catch (error) {
     showMountFailure(error);
   }
