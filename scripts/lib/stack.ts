@@ -189,8 +189,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   const baseEnv = { ...process.env, ...env };
   const children: { name: string; child: ChildProcess }[] = [];
+  let stopping = false;
 
   const stop = async () => {
+    stopping = true;
     await Promise.all(
       children.map(
         ({ child }) =>
@@ -207,6 +209,38 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     );
   };
 
+  /**
+   * Start a service and keep it running: a service that dies after it was ready is logged with its
+   * exit code and started again (at most 5 times a minute, so a crash loop stops and says so).
+   */
+  async function launch(name: string, entry: string, env: NodeJS.ProcessEnv, colour: string, url: string, timeoutMs: number) {
+    const slot = { name, child: spawnTs(entry, [], env) };
+    children.push(slot);
+    const restarts: number[] = [];
+    const watch = (child: ChildProcess, tail: string[]) => {
+      pipeLogs(child, name, colour, opts, tail);
+      child.once('exit', (code, signal) => {
+        if (stopping) return;
+        const now = Date.now();
+        restarts.push(now);
+        while (restarts.length && restarts[0]! < now - 60_000) restarts.shift();
+        if (restarts.length > 5) {
+          write(`[${name}] exited (${signal ?? `code ${code}`}) 6 times within a minute; not restarting it. Its last lines:\n${tail.join('\n')}`);
+          return;
+        }
+        write(`[${name}] exited unexpectedly (${signal ?? `code ${code}`}); starting it again`);
+        setTimeout(() => {
+          if (stopping) return;
+          slot.child = spawnTs(entry, [], env);
+          watch(slot.child, []);
+        }, 1_000);
+      });
+    };
+    const tail: string[] = [];
+    watch(slot.child, tail);
+    await waitReady(url, slot.child, name, tail, timeoutMs);
+  }
+
   try {
     const seedProducts = opts.seedProducts ?? 0;
     if (seedProducts > 0 && !fs.existsSync(path.join(dataDir, 'catalog.sqlite')) && !env.MONGO_URL) {
@@ -221,20 +255,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     }
 
     await Promise.all(
-      services.map(async (s, i) => {
-        const tail: string[] = [];
-        const child = spawnTs(s.entry, [], { ...baseEnv, ...s.env, PORT: String(ports[s.name]) });
-        children.push({ name: s.name, child });
-        pipeLogs(child, s.name, colours[i]!, opts, tail);
-        await waitReady(serviceUrls[s.name]!, child, s.name, tail, 120_000);
-      }),
+      services.map((s, i) =>
+        launch(s.name, s.entry, { ...baseEnv, ...s.env, PORT: String(ports[s.name]) }, colours[i]!, serviceUrls[s.name]!, 120_000),
+      ),
     );
-    const tail: string[] = [];
-    const gateway = spawnTs('gateway/src/main.ts', [], { ...baseEnv, PORT: String(gatewayPort) });
-    children.push({ name: 'gateway', child: gateway });
-    pipeLogs(gateway, 'gateway', colours[4]!, opts, tail);
     const url = `http://127.0.0.1:${gatewayPort}`;
-    await waitReady(url, gateway, 'gateway', tail, 60_000);
+    await launch('gateway', 'gateway/src/main.ts', { ...baseEnv, PORT: String(gatewayPort) }, colours[4]!, url, 60_000);
     return { url, dataDir, env, serviceUrls, stop };
   } catch (err) {
     await stop();
