@@ -32,8 +32,10 @@ const EMPTY: Fields = {
 
 export const CAPTCHA_LOAD_FAILED = 'Failed to load security check. Please refresh the page.';
 
-const input =
-  'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-base text-ink placeholder:text-zinc-400 focus:border-ink focus:outline-none focus:ring-2 focus:ring-safety disabled:bg-zinc-100 sm:text-sm';
+// The look of every field; `input` fills its row, the country select beside the phone keeps a fixed width.
+const field =
+  'mt-1 block rounded-md border border-zinc-300 bg-white px-3 py-2 text-base text-ink placeholder:text-zinc-400 focus:border-ink focus:outline-none focus:ring-2 focus:ring-safety disabled:bg-zinc-100 sm:text-sm';
+const input = `${field} w-full`;
 
 function Label({ htmlFor, children, required }: { htmlFor: string; children: ReactNode; required?: boolean }) {
   return (
@@ -137,7 +139,7 @@ export default function ContactForm() {
           <select
             id={id('countryCode')}
             aria-label="Country code"
-            className={`${input} w-32 shrink-0`}
+            className={`${field} w-32 shrink-0`}
             value={fields.countryCode}
             onChange={change('countryCode')}
           >
@@ -147,7 +149,7 @@ export default function ContactForm() {
               </option>
             ))}
           </select>
-          <input id={id('phone')} type="tel" className={input} autoComplete="tel-national" value={fields.phone} onChange={change('phone')} maxLength={40} />
+          <input id={id('phone')} type="tel" className={`${field} min-w-0 flex-1`} autoComplete="tel-national" value={fields.phone} onChange={change('phone')} maxLength={40} />
         </div>
       </div>
       <div>
