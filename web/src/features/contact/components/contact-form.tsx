@@ -149,7 +149,7 @@ export default function ContactForm() {
               </option>
             ))}
           </select>
-          <input id={id('phone')} type="tel" className={`${field} min-w-0 flex-1`} autoComplete="tel-national" value={fields.phone} onChange={change('phone')} maxLength={40} />
+          <input id={id('phone')} type="tel" className={`${input} min-w-0 flex-1`} autoComplete="tel-national" value={fields.phone} onChange={change('phone')} maxLength={40} />
         </div>
       </div>
       <div>
