@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, tempDir, waitForPort } from './net.ts';
+import { freePort, waitForPort } from './net.ts';
+import { isExecutable, startServerProcess } from './server-process.ts';
 
 export interface RunningFerretDb {
   /** mongodb://127.0.0.1:<port> (no database: append `/<db>` per test for isolation). */
@@ -22,56 +21,24 @@ export function ferretDbBinary(): string {
  */
 export async function startFerretDb(): Promise<RunningFerretDb | { skip: string }> {
   const bin = ferretDbBinary();
-  try {
-    await access(bin, constants.X_OK);
-  } catch {
+  if (!(await isExecutable(bin))) {
     return { skip: `FerretDB binary not found at ${bin}; run \`npm run test-servers\` (needs Go) or set FERRETDB_BIN` };
   }
-  const tmp = tempDir('ferretdb-');
   const port = await freePort();
-  const child = spawn(
+  const { stop } = await startServerProcess({
+    name: 'ferretdb',
     bin,
-    [
+    tempDirPrefix: 'ferretdb-',
+    args: (dir) => [
       '--handler=sqlite',
-      `--sqlite-url=file:${tmp.dir}/`,
-      `--state-dir=${tmp.dir}`,
+      `--sqlite-url=file:${dir}/`,
+      `--state-dir=${dir}`,
       '--telemetry=disable',
       `--listen-addr=127.0.0.1:${port}`,
       '--debug-addr=-',
       '--log-level=WARN',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
+    ready: () => waitForPort(port, 30_000),
   });
-  let exited: number | null | undefined;
-  const exit = new Promise<void>((resolve) =>
-    child.once('exit', (code) => {
-      exited = code;
-      resolve();
-    }),
-  );
-  const stop = async () => {
-    if (exited === undefined) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exit;
-      clearTimeout(timer);
-    }
-    tmp.remove();
-  };
-  try {
-    await Promise.race([
-      waitForPort(port, 30_000),
-      exit.then(() => {
-        throw new Error(`ferretdb exited with code ${exited} before accepting connections: ${stderr.trim()}`);
-      }),
-    ]);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
   return { url: `mongodb://127.0.0.1:${port}`, stop };
 }

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, tempDir, waitForPort } from './net.ts';
+import { freePort, waitForPort } from './net.ts';
+import { isExecutable, startServerProcess } from './server-process.ts';
 
 export interface RunningMinio {
   /** http://127.0.0.1:<port> */
@@ -23,44 +22,13 @@ export function minioBinary(): string {
  */
 export async function startMinio(): Promise<RunningMinio | { skip: string }> {
   const bin = minioBinary();
-  try {
-    await access(bin, constants.X_OK);
-  } catch {
+  if (!(await isExecutable(bin))) {
     return { skip: `MinIO binary not found at ${bin}; run \`npm run test-servers\` (needs Go) or set MINIO_BIN` };
   }
-  const tmp = tempDir('minio-');
   const port = await freePort();
   const consolePort = await freePort();
   const accessKey = 'forgeline-test';
   const secretKey = 'forgeline-test-secret-key';
-  const child = spawn(
-    bin,
-    ['server', path.join(tmp.dir, 'data'), '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-    },
-  );
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
-  });
-  let exited: number | null | undefined;
-  const exit = new Promise<void>((resolve) =>
-    child.once('exit', (code) => {
-      exited = code;
-      resolve();
-    }),
-  );
-  const stop = async () => {
-    if (exited === undefined) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exit;
-      clearTimeout(timer);
-    }
-    tmp.remove();
-  };
   const endpoint = `http://127.0.0.1:${port}`;
   const ready = async () => {
     await waitForPort(port, 60_000);
@@ -72,16 +40,14 @@ export async function startMinio(): Promise<RunningMinio | { skip: string }> {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  try {
-    await Promise.race([
-      ready(),
-      exit.then(() => {
-        throw new Error(`minio exited with code ${exited} before it was ready: ${stderr.trim()}`);
-      }),
-    ]);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  const { stop } = await startServerProcess({
+    name: 'minio',
+    bin,
+    tempDirPrefix: 'minio-',
+    args: (dir) => ['server', path.join(dir, 'data'), '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
+    env: { ...process.env, MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
+    ready,
+    notReady: 'it was ready',
+  });
   return { endpoint, accessKey, secretKey, stop };
 }
