@@ -1,39 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { ADMIN_EMAIL, mailedCode, signInAsAdmin } from './support/admin-sign-in.ts';
 
 /**
  * Admin sign-in end to end: the code is read from the dev mailbox the stack writes (`${E2E_DATA_DIR}/mail/`),
  * as a newcomer running `npm start` would read it.
  */
 
-const ADMIN = process.env.E2E_ADMIN_EMAIL ?? 'admin@forgeline-parts.example';
 const SESSION_KEY = 'forgeline.adminSession';
-
-function mailDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR is not set: run through e2e/playwright.config.ts (its global setup sets it)');
-  return path.join(dir, 'mail');
-}
-
-/** The code mailed for one code request, found by the request id in its Message-ID. */
-async function mailedCode(sessionId: string): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const names = fs.existsSync(mailDir()) ? fs.readdirSync(mailDir()).filter((n) => n.endsWith('.eml')) : [];
-        for (const n of names) {
-          const text = fs.readFileSync(path.join(mailDir(), n), 'utf8');
-          if (text.includes(`otp-${sessionId}@`)) code = /sign-in code is (\d{6})/.exec(text)?.[1];
-        }
-        return code ?? null;
-      },
-      { message: `a code mailed for ${sessionId} in ${mailDir()}` },
-    )
-    .not.toBeNull();
-  return code!;
-}
 
 /** The stored admin session (localStorage), read in the page. */
 async function storedSession(page: Page): Promise<{ token?: string } | null> {
@@ -44,27 +17,16 @@ async function storedSession(page: Page): Promise<{ token?: string } | null> {
 const emailInput = (page: Page) => page.getByLabel('Email');
 const otpInput = (page: Page) => page.getByLabel('OTP code');
 
-async function signIn(page: Page) {
-  await page.goto('/admin');
-  await expect(emailInput(page)).toHaveValue(ADMIN);
-  const sent = page.waitForResponse((r) => r.url().endsWith('/api/admin/auth/send-otp'));
-  await page.getByRole('button', { name: 'Send OTP' }).click();
-  const { sessionId } = (await (await sent).json()) as { sessionId: string };
-  await otpInput(page).fill(await mailedCode(sessionId));
-  await page.getByRole('button', { name: 'Verify OTP' }).click();
-  await expect(page.getByRole('tab', { name: 'Product Upload' })).toBeVisible();
-}
-
 test('signs in with the mailed code, sees the three tabs and the product list, and logs out', async ({ page }) => {
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
-  await expect(emailInput(page)).toHaveValue(ADMIN);
+  await expect(emailInput(page)).toHaveValue(ADMIN_EMAIL);
   await expect(otpInput(page)).toHaveCount(0);
 
   // Send needs a non-empty address.
   await emailInput(page).fill('');
   await expect(page.getByRole('button', { name: 'Send OTP' })).toBeDisabled();
-  await emailInput(page).fill(ADMIN);
+  await emailInput(page).fill(ADMIN_EMAIL);
 
   const sent = page.waitForResponse((r) => r.url().endsWith('/api/admin/auth/send-otp'));
   await page.getByRole('button', { name: 'Send OTP' }).click();
@@ -91,7 +53,7 @@ test('signs in with the mailed code, sees the three tabs and the product list, a
   for (const name of ['Product Upload', 'SKU Image Uploader', 'Bulk Upload']) {
     await expect(page.getByRole('tab', { name })).toBeVisible();
   }
-  await expect(page.getByTestId('admin-email')).toHaveText(ADMIN);
+  await expect(page.getByTestId('admin-email')).toHaveText(ADMIN_EMAIL);
   const rows = page.getByRole('table', { name: 'Products' }).locator('tbody tr');
   await expect(rows.first()).toBeVisible();
 
@@ -117,7 +79,7 @@ test('signs in with the mailed code, sees the three tabs and the product list, a
   expect(token).toBeTruthy();
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
-  await expect(emailInput(page)).toHaveValue(ADMIN);
+  await expect(emailInput(page)).toHaveValue(ADMIN_EMAIL);
   await expect(otpInput(page)).toHaveCount(0);
   expect(await storedSession(page)).toBeNull();
 
@@ -127,7 +89,7 @@ test('signs in with the mailed code, sees the three tabs and the product list, a
 });
 
 test('a session revoked behind the panel\'s back sends it to the login screen with "Session Expired"', async ({ page }) => {
-  await signIn(page);
+  await signInAsAdmin(page);
   const token = (await storedSession(page))?.token;
   const out = await page.request.post('/api/admin/auth/logout', { headers: { authorization: `Bearer ${token}` } });
   expect(out.status()).toBe(200);
@@ -142,7 +104,7 @@ test('a session revoked behind the panel\'s back sends it to the login screen wi
 
 test('a stored session past its expiry is dropped on load', async ({ page }) => {
   await page.goto('/admin');
-  const stale = { token: 'stale-token', email: ADMIN, expiresAt: '2020-01-01T00:00:00.000Z' };
+  const stale = { token: 'stale-token', email: ADMIN_EMAIL, expiresAt: '2020-01-01T00:00:00.000Z' };
   await page.evaluate(`localStorage.setItem(${JSON.stringify(SESSION_KEY)}, ${JSON.stringify(JSON.stringify(stale))})`);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import yazl from 'yazl';
+import { signInAsAdmin } from './support/admin-sign-in.ts';
 
 /**
  * The admin panel's three upload tabs end to end: real uploads through the gateway to the media
@@ -10,40 +9,10 @@ import yazl from 'yazl';
  * in the seeded catalogue so other specs' pages are not touched.
  */
 
-const ADMIN = process.env.E2E_ADMIN_EMAIL ?? 'admin@forgeline-parts.example';
-
-function mailDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR is not set: run through e2e/playwright.config.ts (its global setup sets it)');
-  return path.join(dir, 'mail');
-}
-
-/** The code mailed for one code request (the same reading as admin.spec.ts). */
-async function mailedCode(sessionId: string): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(() => {
-      const names = fs.existsSync(mailDir()) ? fs.readdirSync(mailDir()).filter((n) => n.endsWith('.eml')) : [];
-      for (const n of names) {
-        const text = fs.readFileSync(path.join(mailDir(), n), 'utf8');
-        if (text.includes(`otp-${sessionId}@`)) code = /sign-in code is (\d{6})/.exec(text)?.[1];
-      }
-      return code ?? null;
-    })
-    .not.toBeNull();
-  return code!;
-}
-
+/** Sign in, logging the page's errors (an upload tab that throws shows up in the test output). */
 async function signIn(page: Page) {
   page.on('pageerror', (e) => console.log('PAGEERROR', e.message, e.stack));
-  await page.goto('/admin');
-  await expect(page.getByLabel('Email')).toHaveValue(ADMIN);
-  const sent = page.waitForResponse((r) => r.url().endsWith('/api/admin/auth/send-otp'));
-  await page.getByRole('button', { name: 'Send OTP' }).click();
-  const { sessionId } = (await (await sent).json()) as { sessionId: string };
-  await page.getByLabel('OTP code').fill(await mailedCode(sessionId));
-  await page.getByRole('button', { name: 'Verify OTP' }).click();
-  await expect(page.getByRole('tab', { name: 'Product Upload' })).toBeVisible();
+  await signInAsAdmin(page);
 }
 
 interface Row {

@@ -1,29 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { mailsMentioning } from './support/dev-mailbox.ts';
 
 /**
  * The quote dialog and the contact form, from the browser to the seller's inbox: the stack's dev mailbox
  * (`${E2E_DATA_DIR}/mail/`) must hold the .eml files each send produces.
  */
-
-function mailDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR is not set: run through e2e/playwright.config.ts (its global setup sets it)');
-  return path.join(dir, 'mail');
-}
-
-/** The .eml texts that mention `needle` (an address unique to one test). */
-function mailsMentioning(needle: string): string[] {
-  const dir = mailDir();
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((n) => n.endsWith('.eml'))
-    .map((n) => fs.readFileSync(path.join(dir, n), 'utf8'))
-    .filter((t) => t.includes(needle));
-}
 
 const uniqueEmail = (what: string) => `e2e-${what}-${randomUUID().slice(0, 8)}@example.com`;
 
