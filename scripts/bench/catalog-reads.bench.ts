@@ -14,25 +14,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-expect-error -- autocannon ships no type declarations (and @types/autocannon is not installed)
-import autocannonUntyped from 'autocannon';
 import type { Subcategory } from '@forgeline/contracts/products';
 import { DEFAULT_SEED, stableUuid } from '../../services/catalog/src/seed/generate.ts';
 import { repoRoot, startStack } from '../lib/stack.ts';
-
-interface AutocannonRequest {
-  path?: string;
-  [key: string]: unknown;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: Array<{ setupRequest: (req: AutocannonRequest) => AutocannonRequest; onResponse: (status: number) => void }>;
-}) => Promise<{ requests: { total: number; average: number }; errors: number; timeouts: number }> & {
-  on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
-};
-const autocannon = autocannonUntyped as Autocannon;
+import { runLoad, type LoadResult } from './lib/load.ts';
+import { fmt } from './lib/stats.ts';
 
 const products = Number(process.env.BENCH_CATALOG_PRODUCTS ?? 500_000);
 const seconds = Number(process.env.BENCH_CATALOG_SECONDS ?? 10);
@@ -102,8 +88,6 @@ async function ensureSeeded(): Promise<SeedTiming & { cached: boolean }> {
   return { ...timing, cached: false };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const randInt = (n: number) => Math.floor(Math.random() * n);
 const pick = <T>(xs: T[]): T => xs[randInt(xs.length)]!;
 
@@ -113,49 +97,15 @@ interface Scenario {
   nextPath: () => string;
 }
 
-interface Row {
+interface Row extends Omit<LoadResult, 'latencies'> {
   scenario: Scenario;
   example: string;
-  requests: number;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  bad: string;
 }
 
 async function measure(base: string, scenario: Scenario, connections: number, seconds: number): Promise<Row> {
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
   const example = scenario.nextPath();
-  const instance = autocannon({
-    url: base,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        setupRequest: (req) => ({ ...req, path: scenario.nextPath() }),
-        onResponse: (status) => void statuses.set(status, (statuses.get(status) ?? 0) + 1),
-      },
-    ],
-  });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
-  const result = await instance;
-  latencies.sort((a, b) => a - b);
-  const bad = [...statuses.entries()].filter(([s]) => s !== 200).map(([s, n]) => `${s}: ${n}`);
-  if (result.errors + result.timeouts) bad.push(`errors/timeouts: ${result.errors + result.timeouts}`);
-  return {
-    scenario,
-    example,
-    requests: result.requests.total,
-    rps: result.requests.average,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    max: latencies.at(-1) ?? NaN,
-    bad: bad.join(', ') || 'none',
-  };
+  const { latencies: _, ...load } = await runLoad({ url: base, connections, seconds, nextPath: scenario.nextPath });
+  return { scenario, example, ...load };
 }
 
 const seed = await ensureSeeded();

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { repoRoot, startStack } from '../lib/stack.ts';
+import { fmt, percentile } from './lib/stats.ts';
 
 const seconds = Number(process.env.BENCH_QUOTES_SECONDS ?? 30);
 const connections = Number(process.env.BENCH_QUOTES_CONNECTIONS ?? 20);
@@ -29,9 +30,6 @@ const stack = await startStack({
   // Per-request info logs would measure the log pipe, not the service: warnings only for the run.
   env: { RATE_LIMIT_MULTIPLIER: '1000000', LOG_LEVEL: 'warn' },
 });
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 let failed = false;
 try {

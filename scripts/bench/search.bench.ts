@@ -21,11 +21,11 @@ import { createInterface } from 'node:readline';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// @ts-expect-error -- autocannon ships no type declarations
-import autocannonUntyped from 'autocannon';
 import type { Product } from '@forgeline/contracts/products';
 import { generateProducts } from '../../services/catalog/src/seed/generate.ts';
 import { buildRelevanceSet, recall, type RelevanceQuery } from '../../services/catalog/src/seed/relevance-set.ts';
+import { runLoad } from './lib/load.ts';
+import { percentile } from './lib/stats.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -61,7 +61,6 @@ interface EngineResult {
   note?: string;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 const mb = (bytes: number) => Math.round(bytes / 1e6);
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
@@ -264,20 +263,6 @@ function runEngineInChild(engine: Engine): EngineResult {
 
 // ------------------------------------------------------------------ through the gateway
 
-interface AutocannonRequest {
-  path?: string;
-  [key: string]: unknown;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: Array<{ setupRequest: (req: AutocannonRequest) => AutocannonRequest; onResponse: (status: number) => void }>;
-}) => Promise<{ requests: { total: number; average: number }; errors: number; timeouts: number }> & {
-  on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
-};
-const autocannon = autocannonUntyped as Autocannon;
-
 const gatewayDataDir = path.join(repoRoot, 'data', `bench-${label}`);
 
 /** Seeds data/bench-<label> once with seed-cli, in the format catalog-reads.bench.ts also reuses. */
@@ -349,29 +334,12 @@ async function throughGateway(set: RelevanceQuery[]): Promise<string> {
     const paths = set.map((q) => `/api/products?search=${encodeURIComponent(q.q)}&limit=10`);
     for (const p of paths.slice(0, 50)) await (await fetch(`${stack.url}${p}`)).arrayBuffer(); // warm-up
     let i = 0;
-    const latencies: number[] = [];
-    const statuses = new Map<number, number>();
-    const instance = autocannon({
-      url: stack.url,
-      connections,
-      duration: gatewaySeconds,
-      requests: [
-        {
-          setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }),
-          onResponse: (status) => void statuses.set(status, (statuses.get(status) ?? 0) + 1),
-        },
-      ],
-    });
-    instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
-    const result = await instance;
-    latencies.sort((a, b) => a - b);
+    const load = await runLoad({ url: stack.url, connections, seconds: gatewaySeconds, nextPath: () => paths[i++ % paths.length]! });
     const rss = catalogRssMb(stack.dataDir, new URL(stack.serviceUrls.catalog ?? 'http://x:0').port);
-    const bad = [...statuses.entries()].filter(([s]) => s !== 200).map(([s, n]) => `${s}: ${n}`);
-    if (result.errors + result.timeouts) bad.push(`errors/timeouts: ${result.errors + result.timeouts}`);
     return [
       `| header search through the gateway | connections | requests | req/s | p50 ms | p95 ms | p99 ms | catalog RSS MB | non-200 |`,
       `|---|---:|---:|---:|---:|---:|---:|---:|---|`,
-      `| \`/api/products?search=…&limit=10\`, ${set.length} relevance queries in turn | ${connections} | ${result.requests.total} | ${fmt(result.requests.average, 0)} | ${fmt(percentile(latencies, 50), 1)} | ${fmt(percentile(latencies, 95), 1)} | ${fmt(percentile(latencies, 99), 1)} | ${rss} | ${bad.join(', ') || 'none'} |`,
+      `| \`/api/products?search=…&limit=10\`, ${set.length} relevance queries in turn | ${connections} | ${load.requests} | ${fmt(load.rps, 0)} | ${fmt(load.p50, 1)} | ${fmt(load.p95, 1)} | ${fmt(load.p99, 1)} | ${rss} | ${load.bad} |`,
     ].join('\n');
   } finally {
     await stack.stop();

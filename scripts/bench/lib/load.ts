@@ -1,0 +1,68 @@
+/**
+ * HTTP load for the bench scripts: autocannon with a path per request, every latency kept (for exact
+ * percentiles), and the non-200 answers counted. Not a benchmark itself (run.ts runs *.bench.ts only).
+ */
+// @ts-expect-error -- autocannon ships no type declarations (and @types/autocannon is not installed)
+import autocannonUntyped from 'autocannon';
+import { percentile } from './stats.ts';
+
+interface AutocannonRequest {
+  path?: string;
+  [key: string]: unknown;
+}
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: Array<{ setupRequest: (req: AutocannonRequest) => AutocannonRequest; onResponse: (status: number) => void }>;
+}) => Promise<{ requests: { total: number; average: number }; errors: number; timeouts: number }> & {
+  on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
+const autocannon = autocannonUntyped as Autocannon;
+
+export interface LoadResult {
+  /** Requests answered. */
+  requests: number;
+  /** autocannon's average requests per second. */
+  rps: number;
+  /** Every response's latency in ms, ascending. */
+  latencies: number[];
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** "404: 3, errors/timeouts: 1", or 'none' when every answer was a 200. */
+  bad: string;
+}
+
+/** `connections` clients for `seconds`, each request asking for `nextPath()` on `url`. */
+export async function runLoad(opts: { url: string; connections: number; seconds: number; nextPath: () => string }): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const instance = autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, path: opts.nextPath() }),
+        onResponse: (status) => void statuses.set(status, (statuses.get(status) ?? 0) + 1),
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  const bad = [...statuses.entries()].filter(([s]) => s !== 200).map(([s, n]) => `${s}: ${n}`);
+  if (result.errors + result.timeouts) bad.push(`errors/timeouts: ${result.errors + result.timeouts}`);
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    latencies,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? NaN,
+    bad: bad.join(', ') || 'none',
+  };
+}

@@ -1,0 +1,7 @@
+/** Figures for the bench scripts' markdown tables. */
+
+/** The value at percentile `p` (0-100] of an ascending list; NaN when it is empty. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+
+/** `1,234.5`: thousands separated, exactly `digits` decimals. */
+export const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
