@@ -2,9 +2,8 @@ import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
 import { Link } from 'react-router-dom';
 import { useAfterFirstCommit } from '../../lib/use-after-first-commit.ts';
-import { primaryImage } from '../../lib/product-image.ts';
 import { displayBrand } from '../../lib/brand.ts';
-import { ProductImage } from './product-image.tsx';
+import { ProductCardImage } from './product-card-image.tsx';
 
 /** Card of the category and search result grids (spec section 2, category page). */
 export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {
@@ -14,11 +13,8 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
       className="group flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:border-ink hover:shadow-md"
     >
       <div className="relative aspect-square overflow-hidden bg-zinc-100">
-        <ProductImage
-          src={primaryImage(product)}
-          alt={product.name}
-          width={480}
-          height={480}
+        <ProductCardImage
+          product={product}
           sizes="(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw"
           priority={priority}
           className="size-full object-contain p-3 transition-transform duration-300 group-hover:scale-105"

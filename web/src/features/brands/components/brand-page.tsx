@@ -1,19 +1,20 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath, titleFromSlug } from '@forgeline/contracts/slug';
 import { productDetailsText, productQuoteText, WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { FileText, Home, MessageCircle, PackageSearch, Search, TriangleAlert } from 'lucide-react';
+import { FileText, MessageCircle, PackageSearch } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ProductImage } from '../../../components/product/product-image.tsx';
+import { ProductCardImage } from '../../../components/product/product-card-image.tsx';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
-import { ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
+import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { primaryImage } from '../../../lib/product-image.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useBrandProducts } from '../api/get-brand-products.ts';
 
@@ -24,15 +25,7 @@ function BrandProductCard({ product, priority }: { product: ProductSummary; prio
     <article className="flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
       <Link to={productPath(product)} className="group block">
         <div className="aspect-square bg-zinc-100">
-          <ProductImage
-            src={primaryImage(product)}
-            alt={product.name}
-            width={480}
-            height={480}
-            sizes="(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw"
-            priority={priority}
-            className="size-full object-contain p-3"
-          />
+          <ProductCardImage product={product} sizes="(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw" priority={priority} />
         </div>
         <h2 className="line-clamp-2 px-4 pt-3 text-sm font-bold uppercase leading-snug text-ink group-hover:underline">{product.name}</h2>
       </Link>
@@ -75,19 +68,7 @@ export default function BrandPage() {
 
   if (q.isError) {
     return (
-      <StateMessage
-        headingLevel={1}
-        icon={TriangleAlert}
-        tone="error"
-        title="Brand Not Found"
-        actions={
-          <ButtonLink to="/" variant="dark">
-            <Home className="size-4" aria-hidden="true" /> Back to Home
-          </ButtonLink>
-        }
-      >
-        We couldn't find parts for this brand.
-      </StateMessage>
+      <PageNotFound title="Brand Not Found">We couldn't find parts for this brand.</PageNotFound>
     );
   }
 
@@ -107,20 +88,14 @@ export default function BrandPage() {
               'Loading products...'
             )}
           </p>
-          <div className="relative mt-6 max-w-xl">
-            <label htmlFor="brand-page-filter" className="sr-only">
-              Filter this page by name, SKU or category
-            </label>
-            <Search className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
-            <input
-              id="brand-page-filter"
-              type="search"
-              placeholder="Filter by name, SKU or category..."
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              className="h-12 w-full rounded-md bg-white pl-11 pr-4 text-ink placeholder:text-zinc-500"
-            />
-          </div>
+          <SearchField
+            id="brand-page-filter"
+            label="Filter this page by name, SKU or category"
+            placeholder="Filter by name, SKU or category..."
+            value={filter}
+            onChange={setFilter}
+            className="mt-6"
+          />
         </div>
       </section>
       <div className="container-page py-8">

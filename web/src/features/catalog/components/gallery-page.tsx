@@ -1,17 +1,17 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
-import { Images, Layers, PackageSearch, Search, Tags, TriangleAlert, X } from 'lucide-react';
+import { Images, Layers, PackageSearch, Tags, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ProductImage } from '../../../components/product/product-image.tsx';
+import { ProductCardImage } from '../../../components/product/product-card-image.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { PageInputPagination } from '../../../components/ui/pagination.tsx';
+import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { GALLERY_SEARCH_DEBOUNCE_MS } from '../../../config/constants.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { primaryImage } from '../../../lib/product-image.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useCatalogProducts } from '../api/get-catalog-products.ts';
@@ -26,15 +26,7 @@ function GalleryCard({ product, priority }: { product: ProductSummary; priority:
       className="group flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white transition hover:border-ink hover:shadow-md"
     >
       <div className="relative aspect-square bg-zinc-100">
-        <ProductImage
-          src={primaryImage(product)}
-          alt={product.name}
-          width={480}
-          height={480}
-          sizes="(min-width: 1280px) 240px, (min-width: 640px) 25vw, 50vw"
-          priority={priority}
-          className="size-full object-contain p-3"
-        />
+        <ProductCardImage product={product} sizes="(min-width: 1280px) 240px, (min-width: 640px) 25vw, 50vw" priority={priority} />
         {extra > 0 ? (
           <span className="absolute right-2 top-2 inline-flex items-center gap-1 rounded bg-ink/85 px-2 py-0.5 text-xs font-semibold text-white">
             <Images className="size-3.5" aria-hidden="true" />+{extra}
@@ -100,25 +92,16 @@ export default function GalleryPage() {
           <div>
             <p className="text-sm font-extrabold uppercase tracking-[0.2em] text-safety">Catalogue</p>
             <h1 className="mt-3 font-display text-4xl font-extrabold uppercase leading-none sm:text-6xl">Industrial Parts Image Gallery</h1>
-            <div className="relative mt-8 max-w-xl">
-              <label htmlFor="gallery-search" className="sr-only">
-                Search the gallery
-              </label>
-              <Search className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
-              <input
-                id="gallery-search"
-                type="text"
-                placeholder="Search by name, part number, brand..."
-                value={text}
-                onChange={(e) => setText(e.target.value)}
-                className="h-12 w-full rounded-md bg-white pl-11 pr-11 text-ink placeholder:text-zinc-500"
-              />
-              {text ? (
-                <button type="button" onClick={clear} aria-label="Clear search" className="absolute right-2 top-1/2 grid size-8 -translate-y-1/2 place-items-center rounded text-zinc-600 hover:bg-zinc-100">
-                  <X className="size-4" aria-hidden="true" />
-                </button>
-              ) : null}
-            </div>
+            <SearchField
+              id="gallery-search"
+              type="text"
+              label="Search the gallery"
+              placeholder="Search by name, part number, brand..."
+              value={text}
+              onChange={setText}
+              onClear={clear}
+              className="mt-8"
+            />
           </div>
           <dl className="grid grid-cols-3 gap-3">
             {[

@@ -1,9 +1,10 @@
 import { categoryPath } from '@forgeline/contracts/slug';
 import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { ArrowRight, Boxes, Factory, Layers, MessageCircle, Search, SearchX, TriangleAlert } from 'lucide-react';
+import { ArrowRight, Boxes, Factory, Layers, MessageCircle, SearchX, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
@@ -43,20 +44,7 @@ export default function BrowseByBrandPage() {
           <p className="mt-3 max-w-2xl text-zinc-300">
             Pick a brand and equipment category to see every part we carry for it.
           </p>
-          <div className="relative mt-8 max-w-xl">
-            <label htmlFor="brand-filter" className="sr-only">
-              Search brands
-            </label>
-            <Search className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
-            <input
-              id="brand-filter"
-              type="search"
-              placeholder="Search brands..."
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              className="h-12 w-full rounded-md bg-white pl-11 pr-4 text-ink placeholder:text-zinc-500"
-            />
-          </div>
+          <SearchField id="brand-filter" label="Search brands" placeholder="Search brands..." value={filter} onChange={setFilter} className="mt-8" />
         </div>
       </section>
 

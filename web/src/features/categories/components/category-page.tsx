@@ -1,10 +1,11 @@
 import { titleFromSlug } from '@forgeline/contracts/slug';
 import { categoryQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { Home, MessageCircle, PackageSearch, TriangleAlert } from 'lucide-react';
+import { MessageCircle, PackageSearch } from 'lucide-react';
 import { useParams } from 'react-router-dom';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
 import { ProductGrid } from '../../../components/product/product-card.tsx';
 import { ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
@@ -31,19 +32,7 @@ export default function CategoryPage() {
 
   if (q.isError) {
     return (
-      <StateMessage
-        headingLevel={1}
-        icon={TriangleAlert}
-        tone="error"
-        title="Category Not Found"
-        actions={
-          <ButtonLink to="/" variant="dark">
-            <Home className="size-4" aria-hidden="true" /> Back to Home
-          </ButtonLink>
-        }
-      >
-        We couldn't load this category. It may have moved or no longer exist.
-      </StateMessage>
+      <PageNotFound title="Category Not Found">We couldn't load this category. It may have moved or no longer exist.</PageNotFound>
     );
   }
 

@@ -1,12 +1,13 @@
 import type { Product } from '@forgeline/contracts/products';
 import { categoryPath } from '@forgeline/contracts/slug';
 import { productQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { ArrowLeft, BadgeCheck, FileQuestion, Home, MessageCircle, PackageX, Share2, ShieldCheck, Truck, Undo2, Zap } from 'lucide-react';
+import { ArrowLeft, BadgeCheck, FileQuestion, MessageCircle, PackageX, Share2, ShieldCheck, Truck, Undo2, Zap } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
 import { Button, ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
@@ -187,24 +188,17 @@ export default function ProductPage({ quoteDialog }: { quoteDialog?: (p: QuoteDi
   if (q.isPending) return <Spinner label="Loading product..." />;
   if (q.isError) {
     return (
-      <StateMessage
-        headingLevel={1}
+      <PageNotFound
         icon={PackageX}
-        tone="error"
         title="Product Not Found"
-        actions={
-          <>
-            <ButtonLink to="/" variant="dark">
-              <Home className="size-4" aria-hidden="true" /> Back to Home
-            </ButtonLink>
-            <ButtonLink to="/catalog" variant="outline">
-              Browse the catalog
-            </ButtonLink>
-          </>
+        moreActions={
+          <ButtonLink to="/catalog" variant="outline">
+            Browse the catalog
+          </ButtonLink>
         }
       >
         The product you're looking for doesn't exist.
-      </StateMessage>
+      </PageNotFound>
     );
   }
   return <ProductView product={q.data} quoteDialog={quoteDialog} />;
