@@ -1,19 +1,27 @@
 import { CalendarCheck, Eye, Target } from 'lucide-react';
+import { SiteStats } from '../../../components/site/site-stats.tsx';
+import { TrustIndicatorList } from '../../../components/site/trust-indicator-list.tsx';
 import { ButtonLink } from '../../../components/ui/button.tsx';
 import { site } from '../../../config/site.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { siteIcons } from '../../../lib/site-icons.ts';
 import { PageHero } from './page-hero.tsx';
+
+const AIMS = [
+  {
+    icon: Target,
+    title: 'Our Mission',
+    text: "To keep our customers' machines running by supplying the right spare part, quickly and at a fair price, with honest advice on OEM, genuine and aftermarket options and delivery anywhere in the world.",
+  },
+  {
+    icon: Eye,
+    title: 'Our Vision',
+    text: 'To be the first call for maintenance teams worldwide: one trusted source for parts across mining, construction, agriculture, material handling and power generation, where no machine waits long for a part.',
+  },
+];
 
 /** /about: hero, company description, four stats, mission, vision and the five trust indicators (spec section 2). */
 export default function AboutPage() {
   useDocumentTitle('About Us');
-  const stats = [
-    { value: site.stats.clients, label: 'Clients Globally' },
-    { value: site.stats.shipments, label: 'Shipments Delivered' },
-    { value: site.stats.products, label: 'Products' },
-    { value: site.stats.countries, label: 'Countries Served' },
-  ];
   return (
     <>
       <PageHero eyebrow={`Since ${site.establishedYear}`} title={`About ${site.name}`}>
@@ -53,39 +61,21 @@ export default function AboutPage() {
           <h2 id="numbers-heading" className="text-center font-display text-3xl font-extrabold uppercase sm:text-4xl">
             Our Numbers
           </h2>
-          <dl className="mt-10 grid grid-cols-2 gap-px overflow-hidden rounded-lg bg-ink-line lg:grid-cols-4">
-            {stats.map((s) => (
-              <div key={s.label} className="flex flex-col-reverse items-center bg-ink-soft px-4 py-8 text-center">
-                <dt className="mt-2 text-xs font-bold uppercase tracking-[0.18em] text-zinc-300 sm:text-sm">{s.label}</dt>
-                <dd className="font-display text-4xl font-extrabold text-safety sm:text-5xl">{s.value}</dd>
-              </div>
-            ))}
-          </dl>
+          <SiteStats className="mt-10" />
         </div>
       </section>
 
       <section className="bg-paper py-16 sm:py-20" aria-label="Mission and vision">
         <div className="container-page grid gap-6 md:grid-cols-2">
-          <article className="rounded-lg border border-zinc-200 bg-white p-8 shadow-sm">
-            <span className="grid size-12 place-items-center rounded-md bg-ink text-safety">
-              <Target className="size-6" aria-hidden="true" />
-            </span>
-            <h2 className="mt-5 font-display text-3xl font-extrabold uppercase text-ink">Our Mission</h2>
-            <p className="mt-3 leading-relaxed text-steel">
-              To keep our customers' machines running by supplying the right spare part, quickly and at a fair price, with
-              honest advice on OEM, genuine and aftermarket options and delivery anywhere in the world.
-            </p>
-          </article>
-          <article className="rounded-lg border border-zinc-200 bg-white p-8 shadow-sm">
-            <span className="grid size-12 place-items-center rounded-md bg-ink text-safety">
-              <Eye className="size-6" aria-hidden="true" />
-            </span>
-            <h2 className="mt-5 font-display text-3xl font-extrabold uppercase text-ink">Our Vision</h2>
-            <p className="mt-3 leading-relaxed text-steel">
-              To be the first call for maintenance teams worldwide: one trusted source for parts across mining, construction,
-              agriculture, material handling and power generation, where no machine waits long for a part.
-            </p>
-          </article>
+          {AIMS.map(({ icon: Icon, title, text }) => (
+            <article key={title} className="rounded-lg border border-zinc-200 bg-white p-8 shadow-sm">
+              <span className="grid size-12 place-items-center rounded-md bg-ink text-safety">
+                <Icon className="size-6" aria-hidden="true" />
+              </span>
+              <h2 className="mt-5 font-display text-3xl font-extrabold uppercase text-ink">{title}</h2>
+              <p className="mt-3 leading-relaxed text-steel">{text}</p>
+            </article>
+          ))}
         </div>
       </section>
 
@@ -94,20 +84,7 @@ export default function AboutPage() {
           <h2 id="trust-heading" className="text-center font-display text-3xl font-extrabold uppercase text-ink sm:text-4xl">
             Why Customers Trust Us
           </h2>
-          <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-            {site.trustIndicators.map((t) => {
-              const Icon = siteIcons[t.icon];
-              return (
-                <li key={t.title} className="rounded-lg border border-zinc-200 bg-paper p-6 text-center">
-                  <span className="mx-auto grid size-14 place-items-center rounded-full bg-safety text-ink">
-                    <Icon className="size-7" aria-hidden="true" />
-                  </span>
-                  <h3 className="mt-4 font-display text-xl font-bold uppercase text-ink">{t.title}</h3>
-                  <p className="mt-2 text-sm leading-relaxed text-steel">{t.description}</p>
-                </li>
-              );
-            })}
-          </ul>
+          <TrustIndicatorList on="white" className="mt-10" />
           <div className="mt-10 flex flex-wrap justify-center gap-3">
             <ButtonLink to="/catalog" variant="dark" size="lg">
               Explore Our Products
