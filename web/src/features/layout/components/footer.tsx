@@ -1,6 +1,6 @@
 import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { site } from '../../../config/site.ts';
+import { phoneHref, site } from '../../../config/site.ts';
 import { BrandMark } from './brand-mark.tsx';
 
 const COMPANY = [
@@ -59,7 +59,7 @@ export function Footer() {
           <h2 className="font-display text-lg font-bold uppercase tracking-wide text-white">Contact</h2>
           <ul className="mt-4 space-y-3 text-sm">
             <li>
-              <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`} className="inline-flex items-center gap-2 hover:text-safety">
+              <a href={phoneHref} className="inline-flex items-center gap-2 hover:text-safety">
                 <Phone className="size-4 text-safety" aria-hidden="true" /> {site.phone}
               </a>
             </li>

@@ -2,7 +2,7 @@ import { Clock, Mail, Menu, MessageCircle, Phone, X } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { site } from '../../../config/site.ts';
+import { phoneHref, site } from '../../../config/site.ts';
 import { cn } from '../../../lib/cn.ts';
 import { BrandMark } from './brand-mark.tsx';
 
@@ -28,7 +28,7 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
       <div className="hidden border-b border-ink-line text-xs text-zinc-300 md:block">
         <div className="container-page flex h-9 items-center justify-between gap-6">
           <div className="flex items-center gap-5">
-            <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`} className="inline-flex items-center gap-1.5 hover:text-safety">
+            <a href={phoneHref} className="inline-flex items-center gap-1.5 hover:text-safety">
               <Phone className="size-3.5" aria-hidden="true" /> {site.phone}
             </a>
             <a href={`mailto:${site.email}`} className="inline-flex items-center gap-1.5 hover:text-safety">
@@ -112,7 +112,7 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
             ))}
           </ul>
           <div className="container-page flex flex-col gap-2 pb-4 text-sm text-zinc-300">
-            <a href={`tel:${site.phone.replace(/[^+\d]/g, '')}`} className="inline-flex items-center gap-2">
+            <a href={phoneHref} className="inline-flex items-center gap-2">
               <Phone className="size-4" aria-hidden="true" /> {site.phone}
             </a>
             <span className="inline-flex items-center gap-2">

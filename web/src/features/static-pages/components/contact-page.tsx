@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { contactFaqCards } from '@forgeline/site-config/faq';
 import { CONTACT_CHAT_TEXT, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { ExternalButtonLink } from '../../../components/ui/button.tsx';
-import { site } from '../../../config/site.ts';
+import { phoneHref, site } from '../../../config/site.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import ContactForm from '../../contact/components/contact-form.tsx';
 import { PageHero } from './page-hero.tsx';
@@ -25,7 +25,6 @@ function InfoRow({ icon: Icon, label, children }: { icon: typeof Phone; label: s
 /** /contact: phone, two e-mails, hours, WhatsApp, the message form (quotes feature) and four FAQ cards. */
 export default function ContactPage() {
   useDocumentTitle('Contact Us');
-  const tel = site.phone.replace(/[^\d+]/g, '');
   return (
     <>
       <PageHero eyebrow="We reply within 24 hours" title="Contact Us">
@@ -39,7 +38,7 @@ export default function ContactPage() {
             </h2>
             <ul className="mt-6 space-y-5">
               <InfoRow icon={Phone} label="Phone">
-                <a href={`tel:${tel}`} className="hover:text-safety-deep">
+                <a href={phoneHref} className="hover:text-safety-deep">
                   {site.phone}
                 </a>
               </InfoRow>
