@@ -1,8 +1,10 @@
 import { contactCountries, DEFAULT_CONTACT_DIAL_CODE } from '@forgeline/site-config/countries';
 import { Loader2, RefreshCw, Send } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
+import { FieldLabel } from '../../../components/ui/field-label.tsx';
+import { formControlClass } from '../../../components/ui/form-control.ts';
 import { useCaptcha } from '../api/get-captcha.ts';
 import { serverMessage } from '../../../lib/api-error.ts';
 import { useSendContactMessage } from '../api/send-contact-message.ts';
@@ -32,19 +34,8 @@ const EMPTY: Fields = {
 
 export const CAPTCHA_LOAD_FAILED = 'Failed to load security check. Please refresh the page.';
 
-// The look of every field; `input` fills its row, the country select beside the phone keeps a fixed width.
-const field =
-  'mt-1 block rounded-md border border-zinc-300 bg-white px-3 py-2 text-base text-ink placeholder:text-zinc-400 focus:border-ink focus:outline-none focus:ring-2 focus:ring-safety disabled:bg-zinc-100 sm:text-sm';
-const input = `${field} w-full`;
-
-function Label({ htmlFor, children, required }: { htmlFor: string; children: ReactNode; required?: boolean }) {
-  return (
-    <label htmlFor={htmlFor} className="block text-sm font-semibold text-ink">
-      {children}
-      {required ? <span className="text-red-700"> *</span> : null}
-    </label>
-  );
-}
+// `input` fills its row; the country select beside the phone keeps a fixed width.
+const input = `${formControlClass} w-full`;
 
 /**
  * The contact page's message form (spec sections 2, 4, 5, 8): the captcha loads on open; submit is disabled while
@@ -111,15 +102,15 @@ export default function ContactForm() {
     <form onSubmit={submit} noValidate className="space-y-4" aria-busy={sending}>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
-          <Label htmlFor={id('name')} required>
+          <FieldLabel htmlFor={id('name')} required>
             Name
-          </Label>
+          </FieldLabel>
           <input id={id('name')} className={input} autoComplete="name" value={fields.name} onChange={change('name')} maxLength={120} required />
         </div>
         <div>
-          <Label htmlFor={id('email')} required>
+          <FieldLabel htmlFor={id('email')} required>
             Email
-          </Label>
+          </FieldLabel>
           <input
             id={id('email')}
             type="email"
@@ -134,12 +125,12 @@ export default function ContactForm() {
         </div>
       </div>
       <div>
-        <Label htmlFor={id('phone')}>Phone</Label>
+        <FieldLabel htmlFor={id('phone')}>Phone</FieldLabel>
         <div className="flex gap-2">
           <select
             id={id('countryCode')}
             aria-label="Country code"
-            className={`${field} w-32 shrink-0`}
+            className={`${formControlClass} w-32 shrink-0`}
             value={fields.countryCode}
             onChange={change('countryCode')}
           >
@@ -153,13 +144,13 @@ export default function ContactForm() {
         </div>
       </div>
       <div>
-        <Label htmlFor={id('subject')}>Subject</Label>
+        <FieldLabel htmlFor={id('subject')}>Subject</FieldLabel>
         <input id={id('subject')} className={input} value={fields.subject} onChange={change('subject')} maxLength={200} />
       </div>
       <div>
-        <Label htmlFor={id('message')} required>
+        <FieldLabel htmlFor={id('message')} required>
           Message
-        </Label>
+        </FieldLabel>
         <textarea id={id('message')} rows={5} className={input} value={fields.message} onChange={change('message')} maxLength={5000} required />
       </div>
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
@@ -167,9 +158,9 @@ export default function ContactForm() {
         <input id={id('website')} name="website" tabIndex={-1} autoComplete="off" value={fields.website} onChange={change('website')} />
       </div>
       <div className="rounded-md bg-paper p-4">
-        <Label htmlFor={id('captcha')} required>
+        <FieldLabel htmlFor={id('captcha')} required>
           {captcha.data ? `Security check: what is ${captcha.data.num1} + ${captcha.data.num2}?` : 'Security check'}
-        </Label>
+        </FieldLabel>
         {captcha.isError && !loadingCaptcha ? (
           <p className="mt-1 text-sm text-red-700" role="alert">
             {CAPTCHA_LOAD_FAILED}

@@ -5,6 +5,8 @@ import { Dialog } from 'radix-ui';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { Button, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { FieldLabel } from '../../../components/ui/field-label.tsx';
+import { formControlClass } from '../../../components/ui/form-control.ts';
 import { site } from '../../../config/site.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { serverMessage } from '../../../lib/api-error.ts';
@@ -42,16 +44,14 @@ export function parseQuantity(text: string): number {
   return Number.isFinite(n) && n >= 1 ? n : 1;
 }
 
-const input =
-  'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-base text-ink placeholder:text-zinc-400 focus:border-ink focus:outline-none focus:ring-2 focus:ring-safety disabled:bg-zinc-100 sm:text-sm';
+const input = `${formControlClass} w-full`;
 
 function Field({ id, label, required, error, children }: { id: string; label: string; required?: boolean; error?: string; children: ReactNode }) {
   return (
     <div>
-      <label htmlFor={id} className="block text-sm font-semibold text-ink">
+      <FieldLabel htmlFor={id} required={required}>
         {label}
-        {required ? <span className="text-red-700"> *</span> : null}
-      </label>
+      </FieldLabel>
       {children}
       {error ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700" role="alert">
