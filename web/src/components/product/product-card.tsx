@@ -3,7 +3,37 @@ import { productPath } from '@forgeline/contracts/slug';
 import { Link } from 'react-router-dom';
 import { useAfterFirstCommit } from '../../lib/use-after-first-commit.ts';
 import { displayBrand } from '../../lib/brand.ts';
-import { ProductCardImage } from './product-card-image.tsx';
+import { primaryImage } from '../../lib/product-image.ts';
+import { ProductImage } from './product-image.tsx';
+
+/**
+ * A listing card's square photo (the product's first image at 480 px); `sizes` follows the grid's columns. Used by
+ * the gallery and brand cards too. It lives in this module, which the entry already holds, because as a file of
+ * its own it made the bundler split the chevron icons out of the entry into one more chunk to load.
+ */
+export function ProductCardImage({
+  product,
+  sizes,
+  priority,
+  className = 'size-full object-contain p-3',
+}: {
+  product: ProductSummary;
+  sizes: string;
+  priority: boolean;
+  className?: string;
+}) {
+  return (
+    <ProductImage
+      src={primaryImage(product)}
+      alt={product.name}
+      width={480}
+      height={480}
+      sizes={sizes}
+      priority={priority}
+      className={className}
+    />
+  );
+}
 
 /** Card of the category and search result grids (spec section 2, category page). */
 export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {

@@ -4,7 +4,7 @@ import { productDetailsText, productQuoteText, WHATSAPP_GREETING, whatsappLink }
 import { FileText, MessageCircle, PackageSearch } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ProductCardImage } from '../../../components/product/product-card-image.tsx';
+import { ProductCardImage } from '../../../components/product/product-card.tsx';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
 import { ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';

@@ -3,7 +3,7 @@ import { productPath } from '@forgeline/contracts/slug';
 import { Images, Layers, PackageSearch, Tags, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ProductCardImage } from '../../../components/product/product-card-image.tsx';
+import { ProductCardImage } from '../../../components/product/product-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { PageInputPagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
