@@ -53,7 +53,7 @@ function routePreload(): Plugin {
     { re: '^/catalog/?$', entry: 'src/features/catalog/components/gallery-page.tsx' },
     { re: '^/about/?$', entry: 'src/features/static-pages/components/about-page.tsx' },
     { re: '^/faq/?$', entry: 'src/features/static-pages/components/faq-page.tsx' },
-    { re: '^/contact/?$', entry: 'src/features/static-pages/components/contact-page.tsx' },
+    { re: '^/contact/?$', entry: 'src/features/contact/components/contact-page.tsx' },
   ];
   return {
     name: 'forgeline-route-preload',

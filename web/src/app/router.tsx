@@ -16,7 +16,7 @@ const BrandPage = lazy(() => import('../features/brands/components/brand-page.ts
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
 const AboutPage = lazy(() => import('../features/static-pages/components/about-page.tsx'));
 const FaqPage = lazy(() => import('../features/static-pages/components/faq-page.tsx'));
-const ContactPage = lazy(() => import('../features/static-pages/components/contact-page.tsx'));
+const ContactPage = lazy(() => import('../features/contact/components/contact-page.tsx'));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page.tsx'));
 
 /** Spec section 2, route table. */

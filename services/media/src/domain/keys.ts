@@ -6,7 +6,7 @@ import {
   productImagePath,
   type ProductImageFormat,
   type ProductImageWidth,
-} from '@forgeline/contracts/media';
+} from '@forgeline/contracts/media-paths';
 
 /**
  * Object-store keys. Everything media stores sits under four prefixes:

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { PRODUCT_IMAGE_WIDTHS, type ProductImageFormat, type ProductImageWidth } from '@forgeline/contracts/media';
+import { PRODUCT_IMAGE_WIDTHS, type ProductImageFormat, type ProductImageWidth } from '@forgeline/contracts/media-paths';
 import { inspectImage, MAX_INPUT_PIXELS, NotAnImageError } from './inspect.ts';
 
 export interface Variant {

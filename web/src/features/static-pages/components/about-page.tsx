@@ -4,7 +4,7 @@ import { TrustIndicatorList } from '../../../components/site/trust-indicator-lis
 import { ButtonLink } from '../../../components/ui/button.tsx';
 import { site } from '../../../config/site.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { PageHero } from './page-hero.tsx';
+import { PageHero } from '../../../components/site/page-hero.tsx';
 
 const AIMS = [
   {

@@ -5,7 +5,7 @@ import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp
 import { ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { site } from '../../../config/site.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { PageHero } from './page-hero.tsx';
+import { PageHero } from '../../../components/site/page-hero.tsx';
 
 /** /faq: six categories, each a single-open collapsible accordion (spec section 2), then Contact Us and WhatsApp. */
 export default function FaqPage() {

@@ -1,7 +1,7 @@
 import { policies, type PolicyKind } from '@forgeline/site-config/policies';
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { PageHero } from './page-hero.tsx';
+import { PageHero } from '../../../components/site/page-hero.tsx';
 
 const OTHERS: { kind: PolicyKind; label: string }[] = [
   { kind: 'privacy', label: 'Privacy Policy' },

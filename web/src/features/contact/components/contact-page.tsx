@@ -5,8 +5,8 @@ import { CONTACT_CHAT_TEXT, whatsappLink } from '@forgeline/site-config/whatsapp
 import { ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { phoneHref, site } from '../../../config/site.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import ContactForm from '../../contact/components/contact-form.tsx';
-import { PageHero } from './page-hero.tsx';
+import ContactForm from './contact-form.tsx';
+import { PageHero } from '../../../components/site/page-hero.tsx';
 
 function InfoRow({ icon: Icon, label, children }: { icon: typeof Phone; label: string; children: ReactNode }) {
   return (
