@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import http, { type ClientRequest, type ServerResponse } from 'node:http';
+import http, { type ClientRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import compression from 'compression';
 import express, { type Express, type Request, type RequestHandler } from 'express';
@@ -9,6 +9,7 @@ import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/co
 import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
 import { HttpError } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
+import type { EdgeCache } from './edge-cache.ts';
 import { matchRoute, type ServiceName } from './routes.ts';
 
 export interface GatewayDeps {
@@ -26,6 +27,8 @@ export interface GatewayDeps {
   extraRoutes?: (app: Express) => void;
   /** For /readyz: true when every service answers its own /readyz. */
   checkServices?: boolean;
+  /** Keeps the public reads services mark shareable (s-maxage); serve with `withEdgeCache`. */
+  edgeCache?: EdgeCache;
 }
 
 const serviceLabel: Record<ServiceName, string> = {
@@ -37,7 +40,7 @@ const serviceLabel: Record<ServiceName, string> = {
 
 type TimedRequest = Request & { gatewayTimedOut?: boolean };
 
-function createServiceProxy(service: ServiceName, target: string, timeoutMs: number, logger: Logger): RequestHandler {
+function createServiceProxy(service: ServiceName, target: string, timeoutMs: number, logger: Logger, edgeCache?: EdgeCache): RequestHandler {
   return createProxyMiddleware<Request>({
     target,
     xfwd: true,
@@ -53,6 +56,7 @@ function createServiceProxy(service: ServiceName, target: string, timeoutMs: num
           proxyReq.destroy(new Error(`no answer within ${timeoutMs} ms`));
         });
       },
+      proxyRes: (proxyRes: IncomingMessage, req: TimedRequest) => edgeCache?.offer(req, proxyRes),
       error: (err: NodeJS.ErrnoException, req: TimedRequest, res: ServerResponse | Socket) => {
         const timedOut = req.gatewayTimedOut === true;
         const status = timedOut ? 504 : 502;
@@ -101,8 +105,21 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   const proxies = new Map<string, RequestHandler>();
   for (const [service, url] of services) {
-    proxies.set(service, createServiceProxy(service, url, deps.upstreamTimeoutMs, logger));
-    proxies.set(`${service}:upload`, createServiceProxy(service, url, deps.uploadTimeoutMs, logger));
+    proxies.set(service, createServiceProxy(service, url, deps.upstreamTimeoutMs, logger, deps.edgeCache));
+    proxies.set(`${service}:upload`, createServiceProxy(service, url, deps.uploadTimeoutMs, logger, deps.edgeCache));
+  }
+
+  // A write that went through (an admin's upload, a product change) may change any cached read.
+  const edgeCache = deps.edgeCache;
+  if (edgeCache) {
+    app.use((req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+        res.once('finish', () => {
+          if (res.statusCode < 400) edgeCache.clear();
+        });
+      }
+      next();
+    });
   }
 
   app.use((req, _res, next) => {
@@ -125,6 +142,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   mountWebApp(app, deps);
   return finishApp(app, logger);
+}
+
+/** The gateway's request listener: cached public reads are answered before Express sees them. */
+export function withEdgeCache(app: Express, edgeCache: EdgeCache): RequestListener {
+  return (req, res) => {
+    if (!edgeCache.serve(req, res)) app(req, res);
+  };
 }
 
 /** The built SPA: hashed assets cached for a year, every other page path answered with index.html. */

@@ -19,5 +19,7 @@ export const gatewayEnv = z.object({
   /** Upstream answer time before a 504. Uploads get the longer one. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
+  /** Memory for the shared cache of public reads the services mark shareable (s-maxage); 0 turns it off. */
+  EDGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
 });
 export type GatewayConfig = z.infer<typeof gatewayEnv>;

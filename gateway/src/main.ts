@@ -1,7 +1,8 @@
 import { loadConfig } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { runMain, serve } from '@forgeline/service-kit/serve';
-import { createGatewayApp } from './app.ts';
+import { createGatewayApp, withEdgeCache } from './app.ts';
+import { createEdgeCache } from './edge-cache.ts';
 import { gatewayEnv } from './config.ts';
 import { createAdminAuth } from './admin-auth.ts';
 import { overrideSiteConfig } from '@forgeline/site-config/site';
@@ -20,8 +21,10 @@ runMain('gateway', async () => {
         logger,
       })
     : undefined;
+  const edgeCache = createEdgeCache({ maxBytes: Math.round(config.EDGE_CACHE_MB * 1024 * 1024), logger });
   const app = createGatewayApp({
     logger,
+    edgeCache,
     services: { catalog: config.CATALOG_URL, quotes: config.QUOTES_URL, auth: config.AUTH_URL, media: config.MEDIA_URL },
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
     uploadTimeoutMs: config.UPLOAD_TIMEOUT_MS,
@@ -31,5 +34,5 @@ runMain('gateway', async () => {
     extraRoutes: seo?.mountRoutes,
     checkServices: true,
   });
-  await serve(app, { port: config.PORT, host: config.HOST, logger });
+  await serve(withEdgeCache(app, edgeCache), { port: config.PORT, host: config.HOST, logger });
 });

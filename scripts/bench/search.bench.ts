@@ -13,7 +13,8 @@
  *
  * Then the header search through the gateway (startStack on data/bench-500k, seeded once and shared
  * with catalog-reads.bench.ts) at 50 connections for BENCH_SEARCH_SECONDS (default 15 s), cycling
- * through the relevance queries: p50/p95/p99, requests per second, and the catalog process's RSS.
+ * through the relevance queries: p50/p95/p99, requests per second, and the catalog process's RSS;
+ * as shipped and with its caches off (BENCH_SEARCH_SETUPS=1,3 picks rows).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -317,33 +318,49 @@ async function waitForIndex(url: string, probe: RelevanceQuery): Promise<boolean
   }
 }
 
+/**
+ * The header search through the gateway, as shipped (the gateway's edge cache and the catalog's
+ * response cache on: a query asked again within seconds is answered from memory), then with each
+ * cache turned off, down to every request running the search and the store lookup.
+ */
+const GATEWAY_SETUPS: Array<{ label: string; env: Record<string, string> }> = [
+  { label: 'as shipped: edge cache + catalog response cache', env: {} },
+  { label: 'catalog response cache only (EDGE_CACHE_MB=0)', env: { EDGE_CACHE_MB: '0' } },
+  { label: 'no cache: every request searches (also RESPONSE_CACHE_MB=0)', env: { EDGE_CACHE_MB: '0', RESPONSE_CACHE_MB: '0' } },
+];
+
 async function throughGateway(set: RelevanceQuery[]): Promise<string> {
   await ensureSeeded();
   const { startStack } = await import('../lib/stack.ts');
-  const start = () => startStack({ dataDir: gatewayDataDir, port: 0, quiet: true, env: { LOG_LEVEL: 'warn' } });
-  let stack = await start();
+  const start = (env: Record<string, string> = {}) => startStack({ dataDir: gatewayDataDir, port: 0, quiet: true, env: { LOG_LEVEL: 'warn', ...env } });
+  const probe = set.find((q) => q.kind === 'exact-number')!;
+  // The catalog rebuilds its index at start when it is missing or from an older engine. Wait for
+  // it once, so every measured process is the usual one: started from its snapshot.
+  const first = await start();
   try {
-    // The catalog rebuilds its index at start when it is missing or from an older engine. Wait for
-    // it, then restart so the measured process is the usual one: started from its snapshot.
-    const probe = set.find((q) => q.kind === 'exact-number')!;
-    if (await waitForIndex(stack.url, probe)) {
-      await stack.stop();
-      stack = await start();
-      await waitForIndex(stack.url, probe);
-    }
-    const paths = set.map((q) => `/api/products?search=${encodeURIComponent(q.q)}&limit=10`);
-    for (const p of paths.slice(0, 50)) await (await fetch(`${stack.url}${p}`)).arrayBuffer(); // warm-up
-    let i = 0;
-    const load = await runLoad({ url: stack.url, connections, seconds: gatewaySeconds, nextPath: () => paths[i++ % paths.length]! });
-    const rss = catalogRssMb(stack.dataDir, new URL(stack.serviceUrls.catalog ?? 'http://x:0').port);
-    return [
-      `| header search through the gateway | connections | requests | req/s | p50 ms | p95 ms | p99 ms | catalog RSS MB | non-200 |`,
-      `|---|---:|---:|---:|---:|---:|---:|---:|---|`,
-      `| \`/api/products?search=…&limit=10\`, ${set.length} relevance queries in turn | ${connections} | ${load.requests} | ${fmt(load.rps, 0)} | ${fmt(load.p50, 1)} | ${fmt(load.p95, 1)} | ${fmt(load.p99, 1)} | ${rss} | ${load.bad} |`,
-    ].join('\n');
+    await waitForIndex(first.url, probe);
   } finally {
-    await stack.stop();
+    await first.stop();
   }
+  const paths = set.map((q) => `/api/products?search=${encodeURIComponent(q.q)}&limit=10`);
+  const rows = [
+    `| header search through the gateway, ${set.length} relevance queries in turn | connections | requests | req/s | p50 ms | p95 ms | p99 ms | catalog RSS MB | non-200 |`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---|`,
+  ];
+  for (const setup of GATEWAY_SETUPS.filter((_, i) => process.env.BENCH_SEARCH_SETUPS === undefined || process.env.BENCH_SEARCH_SETUPS.split(',').includes(String(i + 1)))) {
+    const stack = await start(setup.env);
+    try {
+      await waitForIndex(stack.url, probe);
+      for (const p of paths.slice(0, 50)) await (await fetch(`${stack.url}${p}`)).arrayBuffer(); // warm-up
+      let i = 0;
+      const load = await runLoad({ url: stack.url, connections, seconds: gatewaySeconds, nextPath: () => paths[i++ % paths.length]! });
+      const rss = catalogRssMb(stack.dataDir, new URL(stack.serviceUrls.catalog ?? 'http://x:0').port);
+      rows.push(`| ${setup.label} | ${connections} | ${load.requests} | ${fmt(load.rps, 0)} | ${fmt(load.p50, 1)} | ${fmt(load.p95, 1)} | ${fmt(load.p99, 1)} | ${rss} | ${load.bad} |`);
+    } finally {
+      await stack.stop();
+    }
+  }
+  return rows.join('\n');
 }
 
 // ------------------------------------------------------------------ main

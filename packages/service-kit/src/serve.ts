@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { Logger } from './logger.ts';
 
 export interface Served {
@@ -9,15 +8,16 @@ export interface Served {
   close: () => Promise<void>;
 }
 
-/** Listen, and close cleanly: stop accepting, let requests finish, then run `onClose` (close databases). */
+/** Listen (an Express app, or any request listener), and close cleanly: stop accepting, let requests finish, then run `onClose` (close databases). */
 export async function serve(
-  app: Express,
+  app: RequestListener,
   opts: { port: number; host?: string; logger: Logger; onClose?: () => Promise<void> | void; handleSignals?: boolean },
 ): Promise<Served> {
   const server = await new Promise<Server>((resolve, reject) => {
     const host = opts.host ?? '127.0.0.1'; // main.ts passes config.HOST
-    const s = app.listen(opts.port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = createServer(app);
     s.once('error', reject);
+    s.listen(opts.port, host, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000; // longer than the gateway's agent, so the gateway never reuses a closing socket
   const port = (server.address() as AddressInfo).port;

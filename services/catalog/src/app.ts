@@ -23,6 +23,7 @@ import {
 import { slugify } from '@forgeline/contracts/slug';
 import { notFound, parseInput } from '@forgeline/service-kit/errors';
 import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
+import { createResponseCache } from '@forgeline/service-kit/response-cache';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { toAdminRow } from './domain/products.ts';
 import type { Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
@@ -37,10 +38,19 @@ export interface CatalogDeps {
   logger: Logger;
   /** An extra readiness condition (main.ts: false while the search index is being rebuilt). */
   ready?: () => boolean;
+  /** Ready-made answers of the public reads (default 64 MB, 60 s); maxBytes 0 turns it off. */
+  responseCache?: { maxBytes: number; ttlMs: number };
 }
 
 /** How many rows the admin part-number search returns at most. */
 export const CODE_SEARCH_LIMIT = 50;
+
+export const RESPONSE_CACHE_DEFAULTS = { maxBytes: 64 * 1024 * 1024, ttlMs: 60_000 };
+/**
+ * How long the gateway's edge cache may answer a public read without asking again. Writes through
+ * the gateway empty it at once; the media worker's image changes show within this time.
+ */
+export const PUBLIC_READ_SHARED_SECONDS = 5;
 
 const quoted = (text: string) => `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
 
@@ -54,6 +64,13 @@ export function createApp(deps: CatalogDeps): Express {
       await repo.count();
       return search.ready();
     },
+  });
+
+  // Public reads answer from ready-made JSON; every write below clears it. Off while the index is rebuilt.
+  const cache = createResponseCache({
+    ...(deps.responseCache ?? RESPONSE_CACHE_DEFAULTS),
+    enabled: () => !deps.ready || deps.ready(),
+    sharedMaxAgeSeconds: PUBLIC_READ_SHARED_SECONDS,
   });
 
   /** Search hits in the one list shape: ids from the index, summaries from the store, in the index's order. */
@@ -88,7 +105,7 @@ export function createApp(deps: CatalogDeps): Express {
   // Category pages (category, brand?) and the header search (search): one response shape.
   app.get(
     '/api/products',
-    route(async (req, res) => {
+    cache.json(async (req) => {
       const q = parseInput(ProductListQuerySchema, req.query, 'query');
       const { limit, offset } = q;
       let page: Page<ProductSummary>;
@@ -107,59 +124,59 @@ export function createApp(deps: CatalogDeps): Express {
         const brand = await requireBrand(q.brand!);
         page = await repo.listByBrand({ brandSlug: brand.slug, limit, offset });
       }
-      res.json(listResponse(page, limit, offset));
+      return listResponse(page, limit, offset);
     }),
   );
 
   app.get(
     '/api/products/:id',
-    route(async (req, res) => {
+    cache.json(async (req) => {
       const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
       const product: Product | null = await repo.getById(id);
       if (!product) throw notFound('Product');
-      res.json(product);
+      return product;
     }),
   );
 
   app.get(
     '/api/subcategories',
-    route(async (_req, res) => {
+    cache.json(async () => {
       const items: Subcategory[] = await repo.listSubcategories();
-      res.json(items);
+      return items;
     }),
   );
 
   // The image gallery.
   app.get(
     '/api/catalog/products',
-    route(async (req, res) => {
+    cache.json(async (req) => {
       const q = parseInput(CatalogQuerySchema, req.query, 'query');
       const page = q.search
         ? await searchProducts(q.search, { limit: q.limit, offset: q.offset })
         : await repo.listAll({ limit: q.limit, offset: q.offset });
-      res.json(listResponse(page, q.limit, q.offset));
+      return listResponse(page, q.limit, q.offset);
     }),
   );
 
   app.get(
     '/api/brands/:brand/products',
-    route(async (req, res) => {
+    cache.json(async (req) => {
       const params = parseInput(BrandParamsSchema, req.params, 'params');
       const q = parseInput(BrandProductsQuerySchema, req.query, 'query');
       const brand = await requireBrand(params.brand);
       const offset = (q.page - 1) * q.limit;
       const page = await repo.listByBrand({ brandSlug: brand.slug, limit: q.limit, offset });
       const body: BrandProductsResponse = { ...listResponse(page, q.limit, offset), brand };
-      res.json(body);
+      return body;
     }),
   );
 
   app.get(
     '/api/testimonials',
-    route(async (req, res) => {
+    cache.json(async (req) => {
       const q = parseInput(TestimonialQuerySchema, req.query, 'query');
       const items: Testimonial[] = await repo.listTestimonials(q.featured === undefined ? {} : { featured: q.featured === 'true' });
-      res.json(items);
+      return items;
     }),
   );
 
@@ -207,7 +224,9 @@ export function createApp(deps: CatalogDeps): Express {
       const update = parseInput(ProductImagesUpdateSchema, req.body, 'body');
       const product = await repo.updateImages(id, update);
       if (!product) throw notFound('Product');
+      cache.clear();
       await search.upsert([product]);
+      cache.clear(); // again: a read between the two writes may have stored the old search answer
       req.log.info({ productId: id, sku: product.sku, images: update.images.length }, 'product images updated');
       res.json(product);
     }),

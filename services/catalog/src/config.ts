@@ -14,6 +14,9 @@ export const CatalogConfigSchema = z
     MEILI_URL: optional(z.url()),
     MEILI_MASTER_KEY: optional(z.string().min(1)),
     MEILI_INDEX: z.string().regex(/^[\w-]{1,100}$/, 'must be letters, digits, _ or -').default('products'),
+    /** Memory for ready-made answers of the public reads (0 turns the cache off), and how long one may be served. */
+    RESPONSE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
+    RESPONSE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   })
   .superRefine((env, ctx) => {
     // A key without a server is a half-given configuration; a server without a key is allowed (a dev Meilisearch).

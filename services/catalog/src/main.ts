@@ -19,7 +19,14 @@ runMain('catalog', async () => {
   let reindexing = products > 0 && indexed === 0;
   logger.info({ products, indexed, reindexing }, 'catalog opened');
 
-  const app = createApp({ repo, search, serviceToken: config.SERVICE_TOKEN, logger, ready: () => !reindexing });
+  const app = createApp({
+    repo,
+    search,
+    serviceToken: config.SERVICE_TOKEN,
+    logger,
+    ready: () => !reindexing,
+    responseCache: { maxBytes: Math.round(config.RESPONSE_CACHE_MB * 1024 * 1024), ttlMs: config.RESPONSE_CACHE_TTL_SECONDS * 1000 },
+  });
   await serve(app, { host: config.HOST, port: config.PORT, logger, onClose: () => stores.close() });
 
   if (reindexing) {
