@@ -175,6 +175,59 @@ test.describe('every route renders its heading', () => {
   });
 });
 
+test.describe('server-rendered for a first visit, readable before (and without) JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a category page shows its heading, count and first cards as links, page 2 included', async ({ page, request }) => {
+    const { category } = await biggestCategory(request);
+    const list = await getJson<ListResponse>(request, `/api/products?category=${category.slug}&limit=75&offset=0`);
+    await page.goto(`/category/${category.slug}`);
+    await expect(page.getByRole('heading', { level: 1, name: category.name })).toBeVisible();
+    await expect(page.getByText(`${list.pagination.totalProducts.toLocaleString('en-US')} products`)).toBeVisible();
+    const first = list.products[0]!;
+    const card = page.getByRole('link', { name: new RegExp(first.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first();
+    await expect(card).toBeVisible();
+    await expect(card).toHaveAttribute('href', new RegExp(`^/products/${first.id}/`));
+    // The first card's photo is in the HTML, styled (square, not its 480 px natural size) without the app.
+    const box = await card.locator('img').first().boundingBox();
+    expect(box!.width).toBeLessThan(400);
+    expect(Math.abs(box!.width - box!.height)).toBeLessThan(2);
+
+    if (category.count > 75) {
+      const second = await getJson<ListResponse>(request, `/api/products?category=${category.slug}&limit=75&offset=75`);
+      await page.goto(`/category/${category.slug}?page=2`);
+      await expect(page.getByText(/Page 2 of \d+/).first()).toBeVisible();
+      await expect(page.getByRole('link', { name: second.products[0]!.name }).first()).toBeVisible();
+    }
+  });
+
+  test('a product page shows the product name, part number and photo', async ({ page, request }) => {
+    const p = (await getJson<ListResponse>(request, '/api/catalog/products?limit=1')).products[0]!;
+    const full = await getJson<{ partNumber: string }>(request, `/api/products/${p.id}`);
+    await page.goto(`/products/${p.id}/${p.slug}`);
+    await expect(page.getByRole('heading', { level: 1, name: p.name })).toBeVisible();
+    await expect(page.getByText(full.partNumber).first()).toBeVisible();
+    await expect(page.getByRole('img', { name: p.name }).first()).toBeVisible();
+  });
+});
+
+test('a server-rendered category page turns into the app with the same cards, without fetching them again', async ({ page, request }) => {
+  const { category } = await biggestCategory(request);
+  const list = await getJson<ListResponse>(request, `/api/products?category=${category.slug}&limit=75&offset=0`);
+  const listRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/products?')) listRequests.push(r.url());
+  });
+  await page.goto(`/category/${category.slug}`);
+  await expect(page.getByRole('link', { name: new RegExp(list.products[0]!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first()).toBeVisible();
+  await expect(page.getByText(`Showing ${list.products.length}`)).toBeVisible();
+  await expect(page.getByRole('listitem')).not.toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => '__PRELOADED_QUERIES__' in window)).toBe(false);
+  // The app's category screen has mounted (it sets this title; the server's <title> reads differently).
+  await expect(page).toHaveTitle(/Page 1 of \d+/);
+  expect(listRequests).toEqual([]);
+});
+
 test('category pagination moves and keeps ?page= in the address', async ({ page, request }) => {
   const { category } = await biggestCategory(request);
   test.skip(category.count <= 75, `the seeded catalogue's biggest category has ${category.count} products, one page only`);

@@ -84,7 +84,8 @@ function routePreload(): Plugin {
           `(function(){var p=location.pathname,m,h=document.head,d=decodeURIComponent,` +
           `n=Number(new URLSearchParams(location.search).get('page')),pg=Number.isInteger(n)&&n>=1?n:1;` +
           `function j(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)}` +
-          `function a(u){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='use-credentials';l.href=u;h.appendChild(l)}` +
+          // a(): not on a page the gateway server-rendered (<html data-ssr>): its listing data is already in the page.
+          `function a(u){if(document.documentElement.hasAttribute('data-ssr'))return;var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='use-credentials';l.href=u;h.appendChild(l)}` +
           `try{${cases.join('else ')}}catch(e){}})()`;
         return [{ tag: 'script', children: code, injectTo: 'head' }];
       },
@@ -106,7 +107,7 @@ function heroShell(): string {
   if (!first) return '';
   const btn = 'inline-flex items-center justify-center gap-2 rounded-md font-semibold h-12 px-6 text-base';
   const hero =
-    `<div class="relative isolate flex min-h-[520px] items-center overflow-hidden bg-ink sm:min-h-[560px] lg:min-h-[620px]">` +
+    `<div aria-hidden="true" class="relative isolate flex min-h-[520px] items-center overflow-hidden bg-ink sm:min-h-[560px] lg:min-h-[620px]">` +
     `<img src="${esc(first.image)}" srcset="${esc(first.image.replace(/\.webp$/, '-800.webp'))} 800w, ${esc(first.image)} 1600w" sizes="100vw" alt="" width="1600" height="900" fetchpriority="high" decoding="sync" data-shell-hero class="absolute inset-0 -z-10 size-full object-cover">` +
     `<div class="absolute inset-0 -z-10 bg-gradient-to-t from-ink/90 via-ink/60 to-ink/30 sm:bg-gradient-to-r sm:from-ink sm:via-ink/75 sm:to-ink/10"></div>` +
     `<div class="container-page py-14"><div class="max-w-2xl">` +
@@ -125,7 +126,8 @@ function heroShell(): string {
 /**
  * A static picture of the header inside #root, painted as soon as the CSS arrives: the first paint no longer waits
  * for the JavaScript. React's createRoot replaces it on mount. Same classes and heights as the real header
- * (features/layout/components/header.tsx), no links or inputs, hidden from assistive technology.
+ * (features/layout/components/header.tsx), no links or inputs, hidden from assistive technology. Its <main> holds
+ * what the gateway server-renders (readable by everyone, JavaScript or not) or, on the home page, the hero picture.
  */
 function headerShell(): Plugin {
   const [first, ...rest] = siteConfig.name.split(' ');
@@ -133,8 +135,8 @@ function headerShell(): Plugin {
     .map((l) => `<span class="inline-flex h-12 items-center px-4 text-sm font-bold tracking-wider text-zinc-200">${l}</span>`)
     .join('');
   const shell =
-    `<div aria-hidden="true" class="flex min-h-screen flex-col">` +
-    `<div class="sticky top-0 z-40 bg-ink text-white shadow-lg">` +
+    `<div class="flex min-h-screen flex-col">` +
+    `<div aria-hidden="true" class="sticky top-0 z-40 bg-ink text-white shadow-lg">` +
     `<div class="hidden border-b border-ink-line text-xs text-zinc-300 md:block"><div class="container-page flex h-9 items-center justify-between gap-6">` +
     `<span>${esc(siteConfig.phone)} &nbsp; ${esc(siteConfig.email)}</span><span>${esc(siteConfig.businessHours)}</span></div></div>` +
     `<div class="container-page flex h-16 items-center gap-4 lg:h-20 lg:gap-8">` +
@@ -145,7 +147,8 @@ function headerShell(): Plugin {
     `</div>` +
     `<div class="container-page pb-3 md:hidden"><span class="block h-11 rounded-md bg-white"></span></div>` +
     `<div class="hidden border-t border-ink-line bg-ink-soft md:block"><div class="container-page flex h-12 items-center gap-1">${nav}</div></div>` +
-    `</div><div class="min-h-screen flex-1">${heroShell()}</div></div>`;
+    // <!--ssr-main--> is where the gateway puts a page's server-rendered main content (gateway/src/seo/ssr.ts).
+    `</div><main id="main" class="min-h-screen flex-1"><!--ssr-main-->${heroShell()}</main></div>`;
   return {
     name: 'forgeline-header-shell',
     transformIndexHtml(html) {
@@ -154,7 +157,7 @@ function headerShell(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     react(),
     tailwindcss(),
@@ -177,5 +180,11 @@ export default defineConfig({
     sourcemap: false,
     // Route pages are lazy chunks; the entry holds the shell (router, query client, header, footer) and home.
     chunkSizeWarningLimit: 400,
+    // The server-rendering bundle (src/entry-server.tsx, for the gateway) needs no public files beside it.
+    copyPublicDir: !isSsrBuild,
   },
-});
+  // One self-contained file for the gateway: it runs without the web app's node_modules (a slim container),
+  // with React's production build whatever NODE_ENV the gateway runs under.
+  ssr: { noExternal: true },
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+}));

@@ -148,7 +148,16 @@ export function ensureWebBuilt(log: (line: string) => void = console.log): void 
     [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', fresh, '--emptyOutDir'],
     { cwd: path.join(repoRoot, 'web'), stdio: 'inherit' },
   );
-  if (result.status !== 0) {
+  // The server-rendering bundle the gateway uses for category and product pages, in a dot folder it never serves.
+  const ssr =
+    result.status === 0
+      ? spawnSync(
+          process.execPath,
+          [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--ssr', 'src/entry-server.tsx', '--outDir', path.join(fresh, '.ssr')],
+          { cwd: path.join(repoRoot, 'web'), stdio: 'inherit' },
+        )
+      : result;
+  if (result.status !== 0 || ssr.status !== 0) {
     fs.rmSync(fresh, { recursive: true, force: true });
     throw new Error('The web app failed to build (see the output above).');
   }

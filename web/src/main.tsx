@@ -44,7 +44,8 @@ function painted(img: HTMLImageElement): Promise<unknown> {
 }
 
 /**
- * index.html paints a static shell (header; the hero on the home page) with inlined critical CSS before this script
+ * index.html paints a static shell (header; the hero on the home page; on category and product pages the gateway's
+ * server-rendered content) with inlined critical CSS before this script
  * runs. React replaces it only once (a) the full stylesheet, loaded without blocking paint, has arrived, so the app
  * never shows unstyled, and (b) the shell's hero photo has painted, so the page's largest paint is not thrown away
  * unseen and redone after the JavaScript. Capped, so a slow file never holds the app back.
@@ -60,7 +61,8 @@ function shellSettled(): Promise<unknown> {
       }),
     );
   }
-  const hero = document.querySelector<HTMLImageElement>('#root img[data-shell-hero]');
+  // The home hero of the static shell, or on a server-rendered page (<html data-ssr>) its first priority photo.
+  const hero = document.querySelector<HTMLImageElement>('#root img[data-shell-hero], html[data-ssr] #root img[fetchpriority="high"]');
   if (hero) waits.push(painted(hero));
   if (!waits.length) return Promise.resolve();
   return Promise.race([Promise.all(waits), new Promise((resolve) => setTimeout(resolve, 1500))]);

@@ -75,8 +75,9 @@ export function createCatalogReader(o: CatalogReaderOptions) {
   return {
     product: (id: string, requestId?: string): Promise<Product> =>
       get(`/api/products/${encodeURIComponent(id)}`, ProductSchema, { requestId }),
-    categoryProducts: (category: string, brand: string | undefined, requestId?: string): Promise<ProductListResponse> =>
-      get(`/api/products?${q({ category, brand, limit: 1, offset: 0 })}`, ProductListResponseSchema, { requestId }),
+    /** One listing page, asked exactly as the web app asks for it (so both share the catalog's cached answer). */
+    categoryProducts: (category: string, brand: string | undefined, page: { limit: number; offset: number }, requestId?: string): Promise<ProductListResponse> =>
+      get(`/api/products?${q({ category, brand, limit: page.limit, offset: page.offset })}`, ProductListResponseSchema, { requestId }),
     brandProducts: (brand: string, requestId?: string): Promise<BrandProductsResponse> =>
       get(`/api/brands/${encodeURIComponent(brand)}/products?${q({ page: 1, limit: 1 })}`, BrandProductsResponseSchema, { requestId }),
     subcategories: (): Promise<Subcategory[]> =>

@@ -19,6 +19,7 @@ import { CatalogReadError, createCatalogReader, type CatalogReader } from './cat
 import { injectHead } from './html.ts';
 import { brandHead, cardImagePreload, categoryHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
+import { createSsrRenderer, createStylesheetReader, injectMain, type PageData, type SsrRenderer } from './ssr.ts';
 
 export interface SeoHandlerOptions {
   /** Folder holding the built index.html. */
@@ -36,6 +37,8 @@ export interface SeoHandlerOptions {
   /** Products per sitemap file (at most 50,000; tests use small numbers). */
   sitemapChunkSize?: number;
   sitemapCacheMs?: number;
+  /** The web app's server-rendering bundle (web/dist/.ssr/entry-server.js); absent = head tags only. */
+  ssrEntry?: string;
 }
 
 const PAGE_SIZE = 75; // spec section 9: category and brand pages
@@ -59,6 +62,8 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
   const chunkSize = Math.min(SITEMAP_MAX_URLS, Math.max(1, o.sitemapChunkSize ?? SITEMAP_MAX_URLS));
   const sitemaps = createSitemaps({ catalog, publicUrl, chunkSize, cacheMs: o.sitemapCacheMs ?? 10 * 60_000 });
   const indexFile = path.join(o.webDistDir, 'index.html');
+  const ssr: SsrRenderer = createSsrRenderer(o.ssrEntry ?? path.join(o.webDistDir, '.ssr', 'entry-server.js'), o.logger);
+  const stylesheet = createStylesheetReader(o.webDistDir);
   let indexCache: { mtimeMs: number; html: string } | undefined;
 
   /** index.html, re-read only when the build changes it; null when there is no build. */
@@ -129,8 +134,11 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     return { ...head, tags: { ...head.tags, preloadImages: cardImagePreload(first) } };
   }
 
-  /** The head for a path; catalog failures other than "not found" fall back to a generic head with status 200. */
-  async function headFor(req: Request): Promise<PageHead> {
+  /**
+   * The head for a path, and the data its main content can be server-rendered with; catalog failures other than
+   * "not found" fall back to a generic head with status 200.
+   */
+  async function headFor(req: Request): Promise<PageHead & { data?: PageData }> {
     const segments = req.path.split('/').filter(Boolean).map(decode);
     const rid = requestIdOf(req);
     const [first, second, third] = segments;
@@ -138,10 +146,12 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     try {
       if (first === 'products') {
         if (!second) return { ...notFoundHead(ctx, 'Product'), status: 404 };
-        return productHead(ctx, await catalog.product(second, rid));
+        const product = await catalog.product(second, rid);
+        return { ...productHead(ctx, product), data: { kind: 'product', id: second, product } };
       }
       if (first === 'category' && second && segments.length <= 3) {
-        const list = await catalog.categoryProducts(second, third, rid);
+        const page = pageOf(req);
+        const list = await catalog.categoryProducts(second, third, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, rid);
         const sample = list.products[0];
         const head = categoryHead(ctx, {
           categorySlug: second,
@@ -149,10 +159,11 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
           categoryName: sample?.category,
           brandName: sample?.brandName,
           total: list.pagination.totalProducts,
-          page: pageOf(req),
+          page,
           totalPages: Math.max(1, Math.ceil(list.pagination.totalProducts / PAGE_SIZE)),
         });
-        return withFirstCardPreload(head, pageOf(req), sample);
+        const data: PageData | undefined = head.status === 200 && list.products.length ? { kind: 'category', category: second, brand: third, page, list } : undefined;
+        return { ...withFirstCardPreload(head, page, sample), data };
       }
       if (first === 'brands-available' && second && segments.length === 2) {
         const list = await catalog.brandProducts(second, rid);
@@ -194,7 +205,10 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     let status = 200;
     try {
       const head = await headFor(req);
-      page = injectHead(html, head.tags);
+      const main = head.data ? await ssr.render(req.originalUrl, head.data, requestIdOf(req)) : null;
+      const tags = main?.queries.length ? { ...head.tags, preload: { ...head.tags.preload, __PRELOADED_QUERIES__: main.queries } } : head.tags;
+      const withHead = injectHead(html, tags);
+      page = main ? injectMain(withHead, main.html, await stylesheet(html)) : withHead;
       status = head.status;
     } catch (err) {
       o.logger.error({ path: req.path, requestId: requestIdOf(req), err }, 'seo: head failed, plain index.html');

@@ -1,0 +1,108 @@
+/**
+ * The web app's server-rendering bundle (web/src/entry-server.tsx, built to web/dist/.ssr/entry-server.js):
+ * the main content of category and product pages as React renders it, so their largest paint (a product
+ * photo) comes with the HTML instead of after the JavaScript. Optional: without the bundle, or when it
+ * fails, pages are served as before (head tags only) and the app renders them in the browser.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BrandProductsResponse, Product, ProductListResponse } from '@forgeline/contracts/products';
+import type { Logger } from '@forgeline/service-kit/logger';
+
+/** Mirrors web/src/entry-server.tsx (the bundle is plain JavaScript; these are its shapes). */
+export type PageData =
+  | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
+  | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
+  | { kind: 'product'; id: string; product: Product };
+
+export interface RenderedMain {
+  html: string;
+  queries: { queryKey: readonly unknown[]; data: unknown }[];
+}
+
+interface EntryServer {
+  renderMain(url: string, data: PageData): RenderedMain;
+}
+
+export interface SsrRenderer {
+  /** The page's main content, or null (no bundle, or it threw: logged, and the page goes out without it). */
+  render(url: string, data: PageData, requestId?: string): Promise<RenderedMain | null>;
+}
+
+export function createSsrRenderer(entryFile: string, logger: Logger): SsrRenderer {
+  let loaded: { mtimeMs: number; entry: EntryServer } | undefined;
+  let missingLogged = false;
+
+  /** The bundle, imported again when a new build replaced it (the query string makes it a new module). */
+  async function entry(): Promise<EntryServer | null> {
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await stat(entryFile)).mtimeMs;
+    } catch {
+      if (!missingLogged) logger.warn({ entryFile }, 'ssr: no server bundle; pages are rendered in the browser only (npm run build:web makes it)');
+      missingLogged = true;
+      return null;
+    }
+    if (loaded?.mtimeMs !== mtimeMs) {
+      const mod = (await import(`${pathToFileURL(entryFile).href}?v=${mtimeMs}`)) as Partial<EntryServer>;
+      if (typeof mod.renderMain !== 'function') throw new Error(`${entryFile} exports no renderMain`);
+      loaded = { mtimeMs, entry: mod as EntryServer };
+    }
+    return loaded.entry;
+  }
+
+  return {
+    async render(url, data, requestId) {
+      try {
+        const e = await entry();
+        return e ? e.renderMain(url, data) : null;
+      } catch (err) {
+        logger.error({ url, requestId, err }, 'ssr: render failed; page served without server HTML');
+        return null;
+      }
+    },
+  };
+}
+
+/**
+ * Puts the rendered main content into index.html's shell slot. The server HTML uses more rules than the
+ * inlined critical CSS holds and must not paint unstyled, so the whole stylesheet (`css`, about 9 kB
+ * gzipped: cheaper than the round trip a render-blocking <link> costs on a phone) goes inline in <head> and
+ * its <link> and preload are dropped; without `css` the <link> moves into <head> instead. `data-ssr` on
+ * <html> tells the head scripts and main.tsx that the page came server-rendered with its data.
+ */
+export function injectMain(indexHtml: string, mainHtml: string, css: { href: string; text: string } | null): string {
+  if (!indexHtml.includes(MAIN_SLOT)) return indexHtml;
+  let html = indexHtml.replace(MAIN_SLOT, () => mainHtml);
+  const sheet = /\s*(<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>)\s*(?=<\/body>)/i.exec(html);
+  if (sheet) {
+    html = html.replace(sheet[0], '');
+    if (css && css.href === sheet[2]) {
+      const preload = new RegExp(`\\s*<link rel="preload"[^>]*href="${sheet[2]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`, 'i');
+      html = html.replace(preload, '').replace(/<\/head>/i, () => `  <style data-ssr-css>${css.text.replace(/<\/style/gi, '<\\/style')}</style>\n  </head>`);
+    } else {
+      html = html.replace(/<\/head>/i, () => `  ${sheet[1]}\n  </head>`);
+    }
+  }
+  return html.replace(/<html\b([^>]*)>/i, (_m, attrs: string) => `<html${attrs} data-ssr>`);
+}
+
+/** The stylesheet index.html links (`/assets/index-<hash>.css`), read from the build once per build. */
+export function createStylesheetReader(webDistDir: string) {
+  let cached: { href: string; text: string } | undefined;
+  return async (indexHtml: string): Promise<{ href: string; text: string } | null> => {
+    const href = /<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"/i.exec(indexHtml)?.[1];
+    if (!href) return null;
+    if (cached?.href === href) return cached;
+    try {
+      cached = { href, text: await readFile(path.join(webDistDir, href), 'utf8') };
+      return cached;
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** Where web/vite.config.ts's header shell leaves room for the page's main content. */
+export const MAIN_SLOT = '<!--ssr-main-->';

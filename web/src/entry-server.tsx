@@ -1,0 +1,68 @@
+/**
+ * Server rendering of a page's main content, for the gateway's page handler (gateway/src/seo/ssr.ts).
+ *
+ * A listing's or a product's largest paint is a product photo that React would otherwise draw only after
+ * the JavaScript has downloaded and run. The gateway renders the same components here with the data it
+ * has already read, and puts the HTML in the page: the photo paints with the HTML and the stylesheet.
+ * The browser then mounts the app as usual (createRoot replaces the server HTML, with the same data
+ * preloaded into the query cache, so the same cards come back instead of a spinner).
+ *
+ * Built by `vite build --ssr` into web/dist/.ssr/entry-server.js (a dot folder the static server never serves).
+ */
+import type { BrandProductsResponse, Product, ProductListResponse } from '@forgeline/contracts/products';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderToString } from 'react-dom/server';
+import { Route, Routes, StaticRouter } from 'react-router-dom';
+import { brandProductsQuery } from './features/brands/api/get-brand-products.ts';
+import BrandPage from './features/brands/components/brand-page.tsx';
+import { categoryProductsQuery } from './features/categories/api/get-category-products.ts';
+import CategoryPage from './features/categories/components/category-page.tsx';
+import { productQuery } from './features/products/api/get-product.ts';
+import ProductPage from './features/products/components/product-page.tsx';
+import { createQueryClient } from './lib/query-client.ts';
+import type { PreloadedQuery } from './lib/preloaded-queries.ts';
+
+/** What the gateway read for the page; `category`, `brand` and `id` are the address's segments, decoded. */
+export type PageData =
+  | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
+  | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
+  | { kind: 'product'; id: string; product: Product };
+
+export interface RenderedMain {
+  /** The inside of <main>, as the app's route renders it. */
+  html: string;
+  /** Query-cache entries for the browser (window.__PRELOADED_QUERIES__), so its first render has the data. */
+  queries: PreloadedQuery[];
+}
+
+function queriesFor(data: PageData): PreloadedQuery[] {
+  switch (data.kind) {
+    case 'category':
+      return [{ queryKey: categoryProductsQuery({ category: data.category, brand: data.brand, page: data.page }).queryKey, data: data.list }];
+    case 'brand':
+      return [{ queryKey: brandProductsQuery({ brand: data.brand, page: data.page }).queryKey, data: data.list }];
+    case 'product':
+      return [{ queryKey: productQuery(data.id).queryKey, data: data.product }];
+  }
+}
+
+export function renderMain(url: string, data: PageData): RenderedMain {
+  const client = createQueryClient();
+  const queries = queriesFor(data);
+  for (const q of queries) client.setQueryData(q.queryKey, q.data);
+  const html = renderToString(
+    <QueryClientProvider client={client}>
+      <StaticRouter location={url}>
+        <Routes>
+          <Route path="/category/:name" element={<CategoryPage />} />
+          <Route path="/category/:name/:brand" element={<CategoryPage />} />
+          <Route path="/brands-available/:brand" element={<BrandPage />} />
+          <Route path="/products/:id/*" element={<ProductPage />} />
+        </Routes>
+      </StaticRouter>
+    </QueryClientProvider>,
+  );
+  client.clear();
+  // The product itself travels as window.__PRELOADED_PRODUCT__ (spec section 2); lists go in the query cache.
+  return { html, queries: data.kind === 'product' ? [] : queries };
+}
