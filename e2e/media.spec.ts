@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import sharp from 'sharp';
 import yazl from 'yazl';
 import { signInAsAdmin } from './support/admin-sign-in.ts';

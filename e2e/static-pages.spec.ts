@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 
 /** Static pages (about, FAQ, policies, contact) and what crawlers get: head tags, sitemaps, robots.txt. */
 

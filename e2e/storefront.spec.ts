@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 
 // Browser globals used inside page.evaluate callbacks (the root tsconfig has no DOM lib).
 declare const window: Record<string, unknown> & {

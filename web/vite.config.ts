@@ -83,7 +83,9 @@ function routePreload(): Plugin {
         const code =
           `(function(){var p=location.pathname,m,h=document.head,d=decodeURIComponent,` +
           `n=Number(new URLSearchParams(location.search).get('page')),pg=Number.isInteger(n)&&n>=1?n:1;` +
-          `function j(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)}` +
+          // j(): on a page the gateway server-rendered, the app starts late (gateway/src/seo/ssr.ts): hold the chunks for it.
+          `function j(u){if(document.documentElement.hasAttribute('data-ssr')){(window.__lateModules=window.__lateModules||[]).push(u);return}` +
+          `var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)}` +
           // a(): not on a page the gateway server-rendered (<html data-ssr>): its listing data is already in the page.
           `function a(u){if(document.documentElement.hasAttribute('data-ssr'))return;var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='use-credentials';l.href=u;h.appendChild(l)}` +
           `try{${cases.join('else ')}}catch(e){}})()`;

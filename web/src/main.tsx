@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { preloadRoute } from './app/router.tsx';
 import './app/styles.css';
 
 const container = document.getElementById('root');
@@ -48,10 +49,11 @@ function painted(img: HTMLImageElement): Promise<unknown> {
  * server-rendered content) with inlined critical CSS before this script
  * runs. React replaces it only once (a) the full stylesheet, loaded without blocking paint, has arrived, so the app
  * never shows unstyled, and (b) the shell's hero photo has painted, so the page's largest paint is not thrown away
- * unseen and redone after the JavaScript. Capped, so a slow file never holds the app back.
+ * unseen and redone after the JavaScript, and (c) the first screen's code has loaded, so it renders at once instead of
+ * flashing its loading spinner over the shell. Capped, so a slow file never holds the app back.
  */
 function shellSettled(): Promise<unknown> {
-  const waits: Promise<unknown>[] = [];
+  const waits: Promise<unknown>[] = [preloadRoute(window.location.pathname).catch(() => undefined)];
   const css = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"][href^="/assets/"]');
   if (css && !css.sheet) {
     waits.push(
@@ -64,7 +66,6 @@ function shellSettled(): Promise<unknown> {
   // The home hero of the static shell, or on a server-rendered page (<html data-ssr>) its first priority photo.
   const hero = document.querySelector<HTMLImageElement>('#root img[data-shell-hero], html[data-ssr] #root img[fetchpriority="high"]');
   if (hero) waits.push(painted(hero));
-  if (!waits.length) return Promise.resolve();
   return Promise.race([Promise.all(waits), new Promise((resolve) => setTimeout(resolve, 1500))]);
 }
 

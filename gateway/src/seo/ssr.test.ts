@@ -53,7 +53,18 @@ describe('injectMain', () => {
     expect(out).not.toContain('rel="stylesheet"');
     expect(out).not.toContain('as="style"');
     expect(out).toContain('<html lang="en" data-ssr>');
-    expect(out).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  });
+
+  it("starts the app's JavaScript only after the page's photo painted (or load, or 3 s), not from <head>", () => {
+    const withPreload = INDEX_HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/react-1.js">\n</head>');
+    const out = injectMain(withPreload, '<h1>x</h1>', null);
+    expect(out).not.toContain('<script type="module"');
+    expect(out).not.toContain('rel="modulepreload"');
+    const loader = /<script>(\(function\(\)\{[\s\S]*?)<\/script><\/body>/.exec(out);
+    expect(loader?.[1]).toContain('"/assets/index-abc.js"');
+    expect(loader?.[1]).toContain('["/assets/react-1.js"].concat(w.__lateModules||[])');
+    expect(loader?.[1]).toContain("'largest-contentful-paint'");
+    expect(loader?.[1]).toContain("addEventListener('load',");
   });
 
   it('without the stylesheet text, moves the <link> into <head>, so the page never paints unstyled', () => {

@@ -85,7 +85,33 @@ export function injectMain(indexHtml: string, mainHtml: string, css: { href: str
       html = html.replace(/<\/head>/i, () => `  ${sheet[1]}\n  </head>`);
     }
   }
-  return html.replace(/<html\b([^>]*)>/i, (_m, attrs: string) => `<html${attrs} data-ssr>`);
+  return deferAppStart(html).replace(/<html\b([^>]*)>/i, (_m, attrs: string) => `<html${attrs} data-ssr>`);
+}
+
+/**
+ * A server-rendered page is readable (and its links work) before the app runs, so the app's JavaScript
+ * (about 140 kB) is fetched only once the page's photo has painted, or the frame after the load event, or after 3 s:
+ * on a slow phone connection it no longer shares the bandwidth with the photo. The entry script and its
+ * modulepreloads leave <head>; a loader at the end of <body> adds them back, with the route chunks the
+ * head script held back (window.__lateModules, web/vite.config.ts).
+ */
+function deferAppStart(html: string): string {
+  const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/i.exec(html);
+  if (!entry) return html;
+  const preloads: string[] = [];
+  let out = html.replace(entry[0], '').replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/gi, (_m, href: string) => {
+    preloads.push(href);
+    return '';
+  });
+  const loader =
+    `<script>(function(){var d=document,w=window,done=0;function go(){if(done)return;done=1;` +
+    `${JSON.stringify(preloads)}.concat(w.__lateModules||[]).forEach(function(u){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;d.head.appendChild(l)});` +
+    `var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry[1])};d.head.appendChild(s)}` +
+    `try{new PerformanceObserver(function(l){if(l.getEntries().some(function(e){return e.element&&e.element.tagName==='IMG'}))go()}).observe({type:'largest-contentful-paint',buffered:true})}catch(e){}` +
+    // After load, one frame more: the photo loaded with the page paints before the JavaScript is asked for.
+    `w.addEventListener('load',function(){requestAnimationFrame(function(){setTimeout(go,0)})});setTimeout(go,3000)})()</script>`;
+  out = out.replace(/<\/body>/i, () => `${loader}</body>`);
+  return out;
 }
 
 /** The stylesheet index.html links (`/assets/index-<hash>.css`), read from the build once per build. */

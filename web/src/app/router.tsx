@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { createBrowserRouter } from 'react-router-dom';
+import { isValidElement, lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { ErrorScreen } from './error-screen.tsx';
 // Home is the usual landing page: kept in the entry so its hero paints without waiting for another chunk.
@@ -7,52 +7,82 @@ import HomeRoute from './routes/home-route.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { DisclaimerRoute, PrivacyRoute, RefundPolicyRoute, ShippingPolicyRoute } from './routes/policy-routes.tsx';
 
+type PreloadableRoute = ComponentType & { preload: () => Promise<void> };
+
+/**
+ * React.lazy plus preload(): once preloaded, the screen renders at once instead of through its Suspense
+ * fallback. main.tsx preloads the first screen before mounting, so a server-rendered page (or the static
+ * shell) goes straight to the screen, with no spinner flashed in between.
+ */
+function lazyRoute(load: () => Promise<{ default: ComponentType }>): PreloadableRoute {
+  let Loaded: ComponentType | undefined;
+  const Lazy = lazy(load);
+  const Screen = () => (Loaded ? <Loaded /> : <Lazy />);
+  return Object.assign(Screen, {
+    preload: () =>
+      load().then((m) => {
+        Loaded = m.default;
+      }),
+  });
+}
+
 // Every other screen is its own chunk.
-const ProductRoute = lazy(() => import('./routes/product-route.tsx'));
-const BrowseByBrandPage = lazy(() => import('../features/categories/components/browse-by-brand-page.tsx'));
-const CategoryPage = lazy(() => import('../features/categories/components/category-page.tsx'));
-const GalleryPage = lazy(() => import('../features/catalog/components/gallery-page.tsx'));
-const BrandPage = lazy(() => import('../features/brands/components/brand-page.tsx'));
-const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
-const AboutPage = lazy(() => import('../features/static-pages/components/about-page.tsx'));
-const FaqPage = lazy(() => import('../features/static-pages/components/faq-page.tsx'));
-const ContactPage = lazy(() => import('../features/contact/components/contact-page.tsx'));
+const ProductRoute = lazyRoute(() => import('./routes/product-route.tsx'));
+const BrowseByBrandPage = lazyRoute(() => import('../features/categories/components/browse-by-brand-page.tsx'));
+const CategoryPage = lazyRoute(() => import('../features/categories/components/category-page.tsx'));
+const GalleryPage = lazyRoute(() => import('../features/catalog/components/gallery-page.tsx'));
+const BrandPage = lazyRoute(() => import('../features/brands/components/brand-page.tsx'));
+const NotFoundPage = lazyRoute(() => import('./not-found-page.tsx'));
+const AboutPage = lazyRoute(() => import('../features/static-pages/components/about-page.tsx'));
+const FaqPage = lazyRoute(() => import('../features/static-pages/components/faq-page.tsx'));
+const ContactPage = lazyRoute(() => import('../features/contact/components/contact-page.tsx'));
 const AdminPage = lazy(() => import('../features/admin/components/admin-page.tsx'));
 
 /** Spec section 2, route table. */
-export function createRouter() {
-  return createBrowserRouter([
-    {
-      path: '/',
-      element: <RootLayout />,
-      errorElement: <ErrorScreen />,
-      children: [
-        { index: true, element: <HomeRoute /> },
-        { path: 'categories', element: <BrowseByBrandPage /> },
-        { path: 'catalog', element: <GalleryPage /> },
-        { path: 'category/:name', element: <CategoryPage /> },
-        { path: 'category/:name/:brand', element: <CategoryPage /> },
-        { path: 'brands-available/:brand', element: <BrandPage /> },
-        { path: 'products', element: <ProductRoute /> },
-        { path: 'products/:id/*', element: <ProductRoute /> },
-        { path: 'about', element: <AboutPage /> },
-        { path: 'faq', element: <FaqPage /> },
-        { path: 'contact', element: <ContactPage /> },
-        { path: 'privacy', element: <PrivacyRoute /> },
-        { path: 'refund-policy', element: <RefundPolicyRoute /> },
-        { path: 'shipping-policy', element: <ShippingPolicyRoute /> },
-        { path: 'disclaimer', element: <DisclaimerRoute /> },
-        { path: '*', element: <NotFoundPage /> },
-      ],
-    },
-    {
-      path: '/admin/*',
-      errorElement: <ErrorScreen />,
-      element: (
-        <Suspense fallback={<Spinner />}>
-          <AdminPage />
-        </Suspense>
-      ),
-    },
-  ]);
+const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <ErrorScreen />,
+    children: [
+      { index: true, element: <HomeRoute /> },
+      { path: 'categories', element: <BrowseByBrandPage /> },
+      { path: 'catalog', element: <GalleryPage /> },
+      { path: 'category/:name', element: <CategoryPage /> },
+      { path: 'category/:name/:brand', element: <CategoryPage /> },
+      { path: 'brands-available/:brand', element: <BrandPage /> },
+      { path: 'products', element: <ProductRoute /> },
+      { path: 'products/:id/*', element: <ProductRoute /> },
+      { path: 'about', element: <AboutPage /> },
+      { path: 'faq', element: <FaqPage /> },
+      { path: 'contact', element: <ContactPage /> },
+      { path: 'privacy', element: <PrivacyRoute /> },
+      { path: 'refund-policy', element: <RefundPolicyRoute /> },
+      { path: 'shipping-policy', element: <ShippingPolicyRoute /> },
+      { path: 'disclaimer', element: <DisclaimerRoute /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    path: '/admin/*',
+    errorElement: <ErrorScreen />,
+    element: (
+      <Suspense fallback={<Spinner />}>
+        <AdminPage />
+      </Suspense>
+    ),
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);
+
+/** Loads the code of the screen `pathname` shows (nothing for screens in the entry chunk). */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  return Promise.all(
+    matches.map((m) => {
+      const type: unknown = isValidElement(m.route.element) ? m.route.element.type : undefined;
+      return typeof type === 'function' && 'preload' in type ? (type as PreloadableRoute).preload() : undefined;
+    }),
+  );
 }

@@ -1,0 +1,29 @@
+import { test as base } from '@playwright/test';
+
+export { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+
+/**
+ * Category and product pages arrive server-rendered and readable, and the app takes over a moment later
+ * (it sets <html data-app="ready"> once mounted). Its buttons only work from then on, so every navigation
+ * here waits for the app, as a person would wait for the page to respond. Tests without JavaScript don't.
+ */
+export const test = base.extend({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      const ready = () => page.waitForSelector('html[data-app="ready"]', { state: 'attached' });
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (...args) => {
+        const res = await goto(...args);
+        await ready();
+        return res;
+      };
+      page.reload = async (...args) => {
+        const res = await reload(...args);
+        await ready();
+        return res;
+      };
+    }
+    await use(page);
+  },
+});
