@@ -9,7 +9,7 @@
  *
  * Built by `vite build --ssr` into web/dist/.ssr/entry-server.js (a dot folder the static server never serves).
  */
-import type { BrandProductsResponse, Product, ProductListResponse } from '@forgeline/contracts/products';
+import type { PageData, RenderedMain } from '@forgeline/contracts/ssr';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router-dom';
@@ -22,18 +22,7 @@ import ProductPage from './features/products/components/product-page.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import type { PreloadedQuery } from './lib/preloaded-queries.ts';
 
-/** What the gateway read for the page; `category`, `brand` and `id` are the address's segments, decoded. */
-export type PageData =
-  | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
-  | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
-  | { kind: 'product'; id: string; product: Product };
-
-export interface RenderedMain {
-  /** The inside of <main>, as the app's route renders it. */
-  html: string;
-  /** Query-cache entries for the browser (window.__PRELOADED_QUERIES__), so its first render has the data. */
-  queries: PreloadedQuery[];
-}
+export type { PageData, RenderedMain };
 
 function queriesFor(data: PageData): PreloadedQuery[] {
   switch (data.kind) {

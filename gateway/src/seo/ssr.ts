@@ -7,23 +7,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrandProductsResponse, Product, ProductListResponse } from '@forgeline/contracts/products';
+import type { EntryServer, PageData, RenderedMain } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
 
-/** Mirrors web/src/entry-server.tsx (the bundle is plain JavaScript; these are its shapes). */
-export type PageData =
-  | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
-  | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
-  | { kind: 'product'; id: string; product: Product };
-
-export interface RenderedMain {
-  html: string;
-  queries: { queryKey: readonly unknown[]; data: unknown }[];
-}
-
-interface EntryServer {
-  renderMain(url: string, data: PageData): RenderedMain;
-}
+export type { PageData, RenderedMain };
 
 export interface SsrRenderer {
   /** The page's main content, or null (no bundle, or it threw: logged, and the page goes out without it). */
