@@ -201,6 +201,17 @@ test.describe('server-rendered for a first visit, readable before (and without) 
     }
   });
 
+  test('the FAQ, contact and policy pages show their content', async ({ page }) => {
+    await page.goto('/faq');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('button', { name: /ship/i }).first()).toBeVisible();
+    await page.goto('/contact');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: /@/ }).first()).toBeVisible();
+    await page.goto('/shipping-policy');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+
   test('a product page shows the product name, part number and photo', async ({ page, request }) => {
     const p = (await getJson<ListResponse>(request, '/api/catalog/products?limit=1')).products[0]!;
     const full = await getJson<{ partNumber: string }>(request, `/api/products/${p.id}`);

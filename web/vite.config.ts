@@ -29,7 +29,7 @@ function heroPreload(): Plugin {
 }
 
 /**
- * Every screen but home (and the policy pages) is a lazy chunk that only starts downloading once the entry script has
+ * Every screen but home is a lazy chunk that only starts downloading once the entry script has
  * run, and a listing's data only after that. A tiny head script looks at the address and modulepreloads the route's
  * chunks, and for category and brand listings preloads the first API response (same URL and credentials mode as
  * api-client.ts's fetch, so the app's request is answered from the preload), all in parallel with the entry script.
@@ -54,6 +54,7 @@ function routePreload(): Plugin {
     { re: '^/about/?$', entry: 'src/features/static-pages/components/about-page.tsx' },
     { re: '^/faq/?$', entry: 'src/features/static-pages/components/faq-page.tsx' },
     { re: '^/contact/?$', entry: 'src/features/contact/components/contact-page.tsx' },
+    { re: '^/(?:privacy|refund-policy|shipping-policy|disclaimer)/?$', entry: 'src/app/routes/policy-routes.tsx' },
   ];
   return {
     name: 'forgeline-route-preload',

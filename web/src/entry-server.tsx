@@ -1,7 +1,8 @@
 /**
  * Server rendering of a page's main content, for the gateway's page handler (gateway/src/seo/ssr.ts).
  *
- * A listing's or a product's largest paint is a product photo that React would otherwise draw only after
+ * A listing's or a product's largest paint is a product photo (on the content pages, their title band) that React
+ * would otherwise draw only after
  * the JavaScript has downloaded and run. The gateway renders the same components here with the data it
  * has already read, and puts the HTML in the page: the photo paints with the HTML and the stylesheet.
  * The browser then mounts the app as usual (createRoot replaces the server HTML, with the same data
@@ -20,6 +21,11 @@ import CategoryPage from './features/categories/components/category-page.tsx';
 import { productQuery } from './features/products/api/get-product.ts';
 import ProductPage from './features/products/components/product-page.tsx';
 import { createQueryClient } from './lib/query-client.ts';
+import { DisclaimerRoute, PrivacyRoute, RefundPolicyRoute, ShippingPolicyRoute } from './app/routes/policy-routes.tsx';
+// (Imported directly, not through app/router.tsx: renderToString cannot wait for the router's lazy chunks.)
+import ContactPage from './features/contact/components/contact-page.tsx';
+import AboutPage from './features/static-pages/components/about-page.tsx';
+import FaqPage from './features/static-pages/components/faq-page.tsx';
 import type { PreloadedQuery } from './lib/preloaded-queries.ts';
 
 export type { PageData, RenderedMain };
@@ -32,6 +38,8 @@ function queriesFor(data: PageData): PreloadedQuery[] {
       return [{ queryKey: brandProductsQuery({ brand: data.brand, page: data.page }).queryKey, data: data.list }];
     case 'product':
       return [{ queryKey: productQuery(data.id).queryKey, data: data.product }];
+    case 'static':
+      return [];
   }
 }
 
@@ -47,6 +55,13 @@ export function renderMain(url: string, data: PageData): RenderedMain {
           <Route path="/category/:name/:brand" element={<CategoryPage />} />
           <Route path="/brands-available/:brand" element={<BrandPage />} />
           <Route path="/products/:id/*" element={<ProductPage />} />
+          <Route path="/about" element={<AboutPage />} />
+          <Route path="/faq" element={<FaqPage />} />
+          <Route path="/contact" element={<ContactPage />} />
+          <Route path="/privacy" element={<PrivacyRoute />} />
+          <Route path="/refund-policy" element={<RefundPolicyRoute />} />
+          <Route path="/shipping-policy" element={<ShippingPolicyRoute />} />
+          <Route path="/disclaimer" element={<DisclaimerRoute />} />
         </Routes>
       </StaticRouter>
     </QueryClientProvider>,

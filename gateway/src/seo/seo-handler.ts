@@ -44,6 +44,8 @@ export interface SeoHandlerOptions {
 const PAGE_SIZE = 75; // spec section 9: category and brand pages
 const SKIP_PREFIXES = ['/api/', '/media/', '/internal/', '/assets/'];
 const PRODUCT_SITEMAP = /^\/sitemap-products-(\d{1,6})\.xml$/;
+/** Content pages the web app's server bundle renders (web/src/entry-server.tsx): no catalogue data needed. */
+const SSR_CONTENT_PAGES = new Set(['/about', '/faq', '/contact', '/privacy', '/refund-policy', '/shipping-policy', '/disclaimer']);
 
 export interface SeoHandler {
   pageHandler: RequestHandler;
@@ -186,7 +188,10 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
       const generic = staticPageHead(ctx, '/', new URLSearchParams());
       return { status: 200, tags: { ...generic!.tags, canonical: undefined, openGraph: { ...generic!.tags.openGraph, url: undefined } } };
     }
-    return staticPageHead(ctx, req.path.replace(/\/+$/, '') || '/', search) ?? notFoundHead(ctx);
+    const pathname = req.path.replace(/\/+$/, '') || '/';
+    const head = staticPageHead(ctx, pathname, search);
+    if (!head) return notFoundHead(ctx);
+    return SSR_CONTENT_PAGES.has(pathname) ? { ...head, data: { kind: 'static' } } : head;
   }
 
   const isNavigation = (req: Request) => req.accepts(['html', 'json']) === 'html';

@@ -37,10 +37,10 @@ const INDEX_HTML = `<!doctype html>
 /** Stand-in for web/dist/.ssr/entry-server.js: echoes what it was given, so the test sees the data. */
 const FAKE_ENTRY = `export function renderMain(url, data) {
   if (data.kind === 'product' && data.product.name === 'Explode') throw new Error('render bug');
-  const names = data.kind === 'product' ? [data.product.name] : data.list.products.map((p) => p.name);
+  const names = data.kind === 'static' ? [] : data.kind === 'product' ? [data.product.name] : data.list.products.map((p) => p.name);
   return {
     html: '<h1 data-kind="' + data.kind + '" data-page="' + (data.page ?? '') + '" data-url="' + url + '">' + names.join('|') + '</h1>',
-    queries: data.kind === 'product' ? [] : [{ queryKey: ['products', data.kind, { category: data.category, brand: data.brand, page: data.page }], data: data.list }],
+    queries: data.kind === 'product' || data.kind === 'static' ? [] : [{ queryKey: ['products', data.kind, { category: data.category, brand: data.brand, page: data.page }], data: data.list }],
   };
 }`;
 
@@ -147,6 +147,14 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     expect(body).toContain(`<h1 data-kind="product" data-page="" data-url="/products/${p.id}/${p.slug}">${p.name}</h1>`);
     expect(body).toContain('window.__PRELOADED_PRODUCT__=');
     expect(body).not.toContain('__PRELOADED_QUERIES__');
+  });
+
+  it('renders the content pages (no catalogue data), not the home page, gallery or brand index', async () => {
+    for (const p of ['/faq', '/contact', '/about', '/privacy']) {
+      const { body } = await html(p);
+      expect(body, p).toContain(`<h1 data-kind="static" data-page="" data-url="${p}"></h1>`);
+    }
+    for (const p of ['/', '/catalog', '/categories']) expect((await html(p)).body, p).not.toContain('data-kind');
   });
 
   it('serves the page without server HTML when rendering throws, when there is no data, or with no bundle', async () => {

@@ -8,7 +8,9 @@ import type { BrandProductsResponse, Product, ProductListResponse } from './prod
 export type PageData =
   | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
   | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
-  | { kind: 'product'; id: string; product: Product };
+  | { kind: 'product'; id: string; product: Product }
+  /** About, FAQ, Contact and the policies: content from the site configuration, no catalogue data. */
+  | { kind: 'static' };
 
 export interface RenderedMain {
   /** The inside of <main>, as the app's route renders it. */

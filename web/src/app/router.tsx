@@ -5,7 +5,6 @@ import { ErrorScreen } from './error-screen.tsx';
 // Home is the usual landing page: kept in the entry so its hero paints without waiting for another chunk.
 import HomeRoute from './routes/home-route.tsx';
 import { RootLayout } from './root-layout.tsx';
-import { DisclaimerRoute, PrivacyRoute, RefundPolicyRoute, ShippingPolicyRoute } from './routes/policy-routes.tsx';
 
 type PreloadableRoute = ComponentType & { preload: () => Promise<void> };
 
@@ -36,6 +35,12 @@ const NotFoundPage = lazyRoute(() => import('./not-found-page.tsx'));
 const AboutPage = lazyRoute(() => import('../features/static-pages/components/about-page.tsx'));
 const FaqPage = lazyRoute(() => import('../features/static-pages/components/faq-page.tsx'));
 const ContactPage = lazyRoute(() => import('../features/contact/components/contact-page.tsx'));
+const policyRoute = (name: 'PrivacyRoute' | 'RefundPolicyRoute' | 'ShippingPolicyRoute' | 'DisclaimerRoute') =>
+  lazyRoute(() => import('./routes/policy-routes.tsx').then((m) => ({ default: m[name] })));
+const PrivacyRoute = policyRoute('PrivacyRoute');
+const RefundPolicyRoute = policyRoute('RefundPolicyRoute');
+const ShippingPolicyRoute = policyRoute('ShippingPolicyRoute');
+const DisclaimerRoute = policyRoute('DisclaimerRoute');
 const AdminPage = lazy(() => import('../features/admin/components/admin-page.tsx'));
 
 /** Spec section 2, route table. */
