@@ -50,6 +50,7 @@ describe('injectMain', () => {
     expect(out).toContain('<div class="min-h-screen flex-1"><h1>Air Filters</h1></div>');
     const head = out.slice(0, out.indexOf('</head>'));
     expect(head).toContain(`<style data-ssr-css>${CSS}</style>`);
+    expect(head).not.toContain('.shell{color:blue}'); // the critical subset is not parsed twice
     expect(out).not.toContain('rel="stylesheet"');
     expect(out).not.toContain('as="style"');
     expect(out).toContain('<html lang="en" data-ssr>');

@@ -67,7 +67,10 @@ export function injectMain(indexHtml: string, mainHtml: string, css: { href: str
     html = html.replace(sheet[0], '');
     if (css && css.href === sheet[2]) {
       const preload = new RegExp(`\\s*<link rel="preload"[^>]*href="${sheet[2]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`, 'i');
-      html = html.replace(preload, '').replace(/<\/head>/i, () => `  <style data-ssr-css>${css.text.replace(/<\/style/gi, '<\\/style')}</style>\n  </head>`);
+      // The build's critical CSS (a plain <style> in <head>) is a subset of the whole sheet: parsing it twice is waste.
+      const headEnd = html.search(/<\/head>/i);
+      const head = html.slice(0, headEnd).replace(/<style>[\s\S]*?<\/style>\s*/i, '').replace(preload, '');
+      html = `${head}  <style data-ssr-css>${css.text.replace(/<\/style/gi, '<\\/style')}</style>\n  ${html.slice(headEnd)}`;
     } else {
       html = html.replace(/<\/head>/i, () => `  ${sheet[1]}\n  </head>`);
     }
