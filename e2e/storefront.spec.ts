@@ -239,6 +239,20 @@ test('a server-rendered category page turns into the app with the same cards, wi
   expect(listRequests).toEqual([]);
 });
 
+test('on a phone, a first-visit category page lays out its first 15 cards, and the rest once scrolled near', async ({ page, request }) => {
+  const { category } = await biggestCategory(request);
+  const list = await getJson<ListResponse>(request, `/api/products?category=${category.slug}&limit=75&offset=0`);
+  test.skip(list.products.length <= 15, `the biggest category has ${list.products.length} products`);
+  // (On a desktop screen the 15 cards end within 1,500 px of the fold, so the rest renders at once.)
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto(`/category/${category.slug}`);
+  const grid = page.getByRole('list').filter({ has: page.getByRole('link', { name: list.products[0]!.name }) });
+  await expect(grid.getByRole('listitem')).toHaveCount(15);
+  await page.keyboard.press('End');
+  await expect(grid.getByRole('listitem')).toHaveCount(list.products.length);
+  await expect(page.getByRole('link', { name: list.products.at(-1)!.name }).first()).toBeAttached();
+});
+
 test('category pagination moves and keeps ?page= in the address', async ({ page, request }) => {
   const { category } = await biggestCategory(request);
   test.skip(category.count <= 75, `the seeded catalogue's biggest category has ${category.count} products, one page only`);

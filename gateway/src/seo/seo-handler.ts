@@ -19,7 +19,7 @@ import { CatalogReadError, createCatalogReader, type CatalogReader } from './cat
 import { injectHead } from './html.ts';
 import { brandHead, cardImagePreload, categoryHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
-import { createSsrRenderer, createStylesheetReader, injectMain, type PageData, type SsrRenderer } from './ssr.ts';
+import { createSsrRenderer, createStylesheetReader, deferAppStart, injectMain, type PageData, type SsrRenderer } from './ssr.ts';
 
 export interface SeoHandlerOptions {
   /** Folder holding the built index.html. */
@@ -214,6 +214,8 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
       const tags = main?.queries.length ? { ...head.tags, preload: { ...head.tags.preload, __PRELOADED_QUERIES__: main.queries } } : head.tags;
       const withHead = injectHead(html, tags);
       page = main ? injectMain(withHead, main.html, await stylesheet(html)) : withHead;
+      // The home page's first paint is index.html's static hero: its photo gets the bandwidth before the app too.
+      if (req.path === '/' && !new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('search')) page = deferAppStart(page);
       status = head.status;
     } catch (err) {
       o.logger.error({ path: req.path, requestId: requestIdOf(req), err }, 'seo: head failed, plain index.html');

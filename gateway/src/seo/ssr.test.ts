@@ -158,6 +158,15 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     for (const p of ['/', '/catalog', '/categories']) expect((await html(p)).body, p).not.toContain('data-kind');
   });
 
+  it("defers the app's start on the home page (its static hero paints first), not on home search results", async () => {
+    const home = (await html('/')).body;
+    expect(home).not.toContain('<script type="module"');
+    expect(home).toMatch(/s\.src="\/assets\/index-abc\.js"/);
+    expect(home).not.toContain('data-kind');
+    const results = (await html('/?search=filter')).body;
+    expect(results).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  });
+
   it('serves the page without server HTML when rendering throws, when there is no data, or with no bundle', async () => {
     const broken = await html('/products/00000000-0000-4000-8000-0000000000ee/explode');
     expect(broken.status).toBe(200);

@@ -79,13 +79,13 @@ export function injectMain(indexHtml: string, mainHtml: string, css: { href: str
 }
 
 /**
- * A server-rendered page is readable (and its links work) before the app runs, so the app's JavaScript
+ * A server-rendered page (and the home page's static hero) is readable before the app runs, so the app's JavaScript
  * (about 140 kB) is fetched only once the page's photo has painted, or the frame after the load event, or after 3 s:
  * on a slow phone connection it no longer shares the bandwidth with the photo. The entry script and its
  * modulepreloads leave <head>; a loader at the end of <body> adds them back, with the route chunks the
  * head script held back (window.__lateModules, web/vite.config.ts).
  */
-function deferAppStart(html: string): string {
+export function deferAppStart(html: string): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/i.exec(html);
   if (!entry) return html;
   const preloads: string[] = [];

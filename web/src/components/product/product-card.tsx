@@ -1,5 +1,6 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAfterFirstCommit } from '../../lib/use-after-first-commit.ts';
 import { displayBrand } from '../../lib/brand.ts';
@@ -69,23 +70,42 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
   );
 }
 
-/** Cards in the grid's first commit: more than a 1440 px screen shows above the fold. */
-const FIRST_COMMIT_CARDS = 15;
+/** Cards rendered with the page (more than a 1440 px screen shows above the fold). */
+const FIRST_CARDS = 15;
 
 /**
- * A listing's cards. On mount the first screenful commits at once (the page's largest paint is among them) and the
- * rest (up to 75) follows in a transition (an interruptible render), so the main thread is never blocked by all of them.
+ * A listing's cards. On the document's first page only the first screenful renders with the page (the page's
+ * largest paint is among them); the rest (up to 75) renders, as an interruptible transition, once the visitor
+ * scrolls within 1,500 px of the end of it, so a phone's first seconds are not spent laying out 60 cards below the
+ * fold. On client-side navigations all render at once, so scroll restoration (back to a card far down) finds them.
  */
 export function ProductGrid({ products, priorityCount = 0 }: { products: ProductSummary[]; priorityCount?: number }) {
-  const rest = useAfterFirstCommit();
-  const shown = rest ? products : products.slice(0, FIRST_COMMIT_CARDS);
+  const after = useAfterFirstCommit();
+  const [all, setAll] = useState(after);
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (all || !after || !el) return;
+    if (typeof IntersectionObserver === 'undefined') return void startTransition(() => setAll(true));
+    const io = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      io.disconnect();
+      startTransition(() => setAll(true));
+    }, { rootMargin: '1500px 0px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [all, after]);
+  const shown = all || products.length <= FIRST_CARDS ? products : products.slice(0, FIRST_CARDS);
   return (
-    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5">
-      {shown.map((p, i) => (
-        <li key={p.id}>
-          <ProductCard product={p} priority={i < priorityCount} />
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5">
+        {shown.map((p, i) => (
+          <li key={p.id}>
+            <ProductCard product={p} priority={i < priorityCount} />
+          </li>
+        ))}
+      </ul>
+      {shown.length < products.length ? <div ref={sentinel} aria-hidden="true" /> : null}
+    </>
   );
 }
