@@ -13,9 +13,8 @@ import { freePort, tempDir } from '@forgeline/test-support/net';
 import { createApp as createCatalogApp } from '../../../services/catalog/src/app.ts';
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { id, makeProduct, PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
-import { createGatewayApp } from '../app.ts';
 import { cardImagePreload, productImagePreload } from './pages.ts';
-import { createSeoHandler } from './seo-handler.ts';
+import { startSeoGateway } from './test-gateway.ts';
 
 const logger = createLogger('seo-test', 'silent');
 const TOKEN = 'seo-test-service-token-0123456789';
@@ -35,30 +34,6 @@ const INDEX_HTML = `<!doctype html>
 
 const evil: Product = makeProduct({ id: id(99), name: EVIL_NAME, sku: 'EVIL-1', category: 'Hydraulic Filters', brandName: 'Caterpillar' });
 const ALL = [...PRODUCTS, evil];
-
-async function startGateway(opts: { catalogUrl: string; webDistDir: string; chunkSize?: number }): Promise<Served> {
-  const seo = createSeoHandler({
-    webDistDir: opts.webDistDir,
-    catalogUrl: opts.catalogUrl,
-    publicUrl: `${PUBLIC_URL}/`,
-    logger,
-    serviceToken: TOKEN,
-    site: siteConfig,
-    sitemapChunkSize: opts.chunkSize,
-    sitemapCacheMs: 0,
-  });
-  const closed = `http://127.0.0.1:${await freePort()}`;
-  const app = createGatewayApp({
-    logger,
-    services: { catalog: opts.catalogUrl, quotes: closed, auth: closed, media: closed },
-    upstreamTimeoutMs: 2_000,
-    uploadTimeoutMs: 2_000,
-    webDistDir: opts.webDistDir,
-    pageHandler: seo.pageHandler,
-    extraRoutes: seo.mountRoutes,
-  });
-  return serve(app, { port: 0, logger, handleSignals: false });
-}
 
 const page = async (base: string, p: string, accept = 'text/html,application/xhtml+xml') => {
   const res = await fetch(`${base}${p}`, { headers: { accept } });
@@ -94,7 +69,7 @@ describe('SEO handler (real catalog, real gateway)', () => {
     });
     served.push(catalog);
     catalogUrl = `http://127.0.0.1:${catalog.port}`;
-    const gateway = await startGateway({ catalogUrl, webDistDir: dist, chunkSize: 4 });
+    const gateway = await startSeoGateway({ catalogUrl, webDistDir: dist, chunkSize: 4, serviceToken: TOKEN, publicUrl: `${PUBLIC_URL}/` });
     served.push(gateway);
     gw = `http://127.0.0.1:${gateway.port}`;
   });
@@ -304,7 +279,7 @@ describe('SEO handler (real catalog, real gateway)', () => {
 
   it('still serves pages when the catalog is down: generic head, status 200; sitemaps answer 503', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
-    const gateway = await startGateway({ catalogUrl: down, webDistDir: path.join(data.dir, 'dist') });
+    const gateway = await startSeoGateway({ catalogUrl: down, webDistDir: path.join(data.dir, 'dist'), serviceToken: TOKEN, publicUrl: `${PUBLIC_URL}/` });
     served.push(gateway);
     const base = `http://127.0.0.1:${gateway.port}`;
     const product = await page(base, `/products/${PRODUCTS[0]!.id}/x`);

@@ -9,13 +9,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve, type Served } from '@forgeline/service-kit/serve';
-import { siteConfig } from '@forgeline/site-config/site';
-import { freePort, tempDir } from '@forgeline/test-support/net';
+import { tempDir } from '@forgeline/test-support/net';
 import { createApp as createCatalogApp } from '../../../services/catalog/src/app.ts';
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
-import { createGatewayApp } from '../app.ts';
-import { createSeoHandler } from './seo-handler.ts';
+import { startSeoGateway } from './test-gateway.ts';
 import { injectMain, MAIN_SLOT } from './ssr.ts';
 
 const logger = createLogger('ssr-test', 'silent');
@@ -101,18 +99,7 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     const catalog = await serve(createCatalogApp({ repo: stores.repo, search: stores.search, serviceToken: TOKEN, logger }), { port: 0, logger, handleSignals: false });
     served.push(catalog);
     const catalogUrl = `http://127.0.0.1:${catalog.port}`;
-    const seo = createSeoHandler({ webDistDir: dist, catalogUrl, publicUrl: 'https://parts.example.com', logger, serviceToken: TOKEN, site: siteConfig });
-    const closed = `http://127.0.0.1:${await freePort()}`;
-    const app = createGatewayApp({
-      logger,
-      services: { catalog: catalogUrl, quotes: closed, auth: closed, media: closed },
-      upstreamTimeoutMs: 2_000,
-      uploadTimeoutMs: 2_000,
-      webDistDir: dist,
-      pageHandler: seo.pageHandler,
-      extraRoutes: seo.mountRoutes,
-    });
-    const gateway = await serve(app, { port: 0, logger, handleSignals: false });
+    const gateway = await startSeoGateway({ catalogUrl, webDistDir: dist, serviceToken: TOKEN, publicUrl: 'https://parts.example.com' });
     served.push(gateway);
     gw = `http://127.0.0.1:${gateway.port}`;
   });
