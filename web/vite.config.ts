@@ -96,6 +96,29 @@ function routePreload(): Plugin {
   };
 }
 
+/**
+ * Body text is Inter (web/src/app/fonts.css): its latin file is preloaded, so it arrives with the first screen rather
+ * than once the stylesheet has been parsed and text laid out; the headings' Barlow Condensed follows on demand.
+ */
+function fontPreload(): Plugin {
+  return {
+    name: 'forgeline-font-preload',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const asset = Object.values(ctx.bundle ?? {}).find(
+          (a) => a.type === 'asset' && /^inter-latin-wght-normal-[\w-]+\.woff2$/.test(a.fileName.split('/').pop() ?? ''),
+        );
+        if (!ctx.bundle) return [];
+        if (!asset) throw new Error('font-preload: the Inter latin woff2 is not in the build');
+        return [
+          { tag: 'link', attrs: { rel: 'preload', href: `/${asset.fileName}`, as: 'font', type: 'font/woff2', crossorigin: '' }, injectTo: 'head-prepend' },
+        ];
+      },
+    },
+  };
+}
+
 const esc = (t: string) => t.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -166,6 +189,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     tailwindcss(),
     heroPreload(),
     routePreload(),
+    fontPreload(),
     headerShell(),
     // Critical CSS: the rules the static shell (header, home hero) uses are inlined in index.html, so the first paint
     // needs no stylesheet request. The full sheet is preloaded in <head> and linked at the end of <body>: the shell
