@@ -84,9 +84,7 @@ function routePreload(): Plugin {
         const code =
           `(function(){var p=location.pathname,m,h=document.head,d=decodeURIComponent,` +
           `n=Number(new URLSearchParams(location.search).get('page')),pg=Number.isInteger(n)&&n>=1?n:1;` +
-          // j(): on a page the gateway server-rendered, the app starts late (gateway/src/seo/ssr.ts): hold the chunks for it.
-          `function j(u){if(document.documentElement.hasAttribute('data-ssr')){(window.__lateModules=window.__lateModules||[]).push(u);return}` +
-          `var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)}` +
+          `function j(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)}` +
           // a(): not on a page the gateway server-rendered (<html data-ssr>): its listing data is already in the page.
           `function a(u){if(document.documentElement.hasAttribute('data-ssr'))return;var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='use-credentials';l.href=u;h.appendChild(l)}` +
           `try{${cases.join('else ')}}catch(e){}})()`;
@@ -150,11 +148,15 @@ function heroShell(): string {
 }
 
 /**
- * A static picture of the header inside #root, painted as soon as the CSS arrives: the first paint no longer waits
- * for the JavaScript. React's createRoot replaces it on mount. Same classes and heights as the real header
- * (features/layout/components/header.tsx), no links or inputs, hidden from assistive technology. Its <main> holds
- * what the gateway server-renders (readable by everyone, JavaScript or not) or, on the home page, the hero picture.
+ * A static picture of the header inside #root, for pages the gateway does not server-render (the admin panel, or
+ * every page when the server bundle is missing): painted as soon as the CSS arrives, replaced by React's createRoot
+ * on mount. Same classes and heights as the real header (features/layout/components/header.tsx), no links or inputs,
+ * hidden from assistive technology. On the home page its <main> holds the hero picture. On a server-rendered page
+ * the gateway replaces all of it, between the markers, with the app's own HTML.
  */
+const ROOT_START = '<!--ssr-root-->';
+const ROOT_END = '<!--/ssr-root-->';
+
 function headerShell(): Plugin {
   const [first, ...rest] = siteConfig.name.split(' ');
   const nav = ['HOME', 'PARTS', 'CATALOG', 'ABOUT', 'CONTACT']
@@ -173,12 +175,12 @@ function headerShell(): Plugin {
     `</div>` +
     `<div class="container-page pb-3 md:hidden"><span class="block h-11 rounded-md bg-white"></span></div>` +
     `<div class="hidden border-t border-ink-line bg-ink-soft md:block"><div class="container-page flex h-12 items-center gap-1">${nav}</div></div>` +
-    // <!--ssr-main--> is where the gateway puts a page's server-rendered main content (gateway/src/seo/ssr.ts).
-    `</div><main id="main" class="min-h-screen flex-1"><!--ssr-main-->${heroShell()}</main></div>`;
+    `</div><main id="main" class="min-h-screen flex-1">${heroShell()}</main></div>`;
   return {
     name: 'forgeline-header-shell',
     transformIndexHtml(html) {
-      return html.replace('<div id="root"></div>', () => `<div id="root">${shell}</div>`);
+      // The gateway swaps everything between the two markers for the server-rendered app (gateway/src/seo/ssr.ts).
+      return html.replace('<div id="root"></div>', () => `<div id="root">${ROOT_START}${shell}${ROOT_END}</div>`);
     },
   };
 }

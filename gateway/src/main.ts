@@ -15,6 +15,7 @@ runMain('gateway', async () => {
     ? createSeoHandler({
         webDistDir: config.WEB_DIST_DIR,
         catalogUrl: config.CATALOG_URL,
+        quotesUrl: config.QUOTES_URL, // the no-JavaScript quote form (seo/quote-form.ts)
         publicUrl: config.PUBLIC_URL,
         serviceToken: config.SERVICE_TOKEN, // the product sitemaps read the catalog's /internal/sitemap/products
         site: overrideSiteConfig(process.env), // SITE_PHONE, SITE_EMAIL, ... as the web build's VITE_SITE_*

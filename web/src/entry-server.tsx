@@ -1,35 +1,34 @@
 /**
- * Server rendering of a page's main content, for the gateway's page handler (gateway/src/seo/ssr.ts).
+ * Server rendering of the storefront's pages, for the gateway's page handler (gateway/src/seo/ssr.ts).
  *
- * A listing's or a product's largest paint is a product photo (on the content pages, their title band) that React
- * would otherwise draw only after
- * the JavaScript has downloaded and run. The gateway renders the same components here with the data it
- * has already read, and puts the HTML in the page: the photo paints with the HTML and the stylesheet.
- * The browser then mounts the app as usual (createRoot replaces the server HTML, with the same data
- * preloaded into the query cache, so the same cards come back instead of a spinner).
+ * The gateway reads a page's data and this renders the whole app for that address (header, page, footer) with the
+ * app's own route table, providers and components, so the HTML is a working page from its first byte: links, the
+ * header search form, pagination links, the quote link and the no-JavaScript quote form. The browser then hydrates
+ * it (main.tsx: hydrateRoot) with the same data (window.__PRELOADED_QUERIES__), so React attaches to this HTML
+ * instead of drawing the page again: nothing moves, and what the visitor typed or scrolled stays.
  *
  * Built by `vite build --ssr` into web/dist/.ssr/entry-server.js (a dot folder the static server never serves).
  */
-import type { PageData, RenderedMain } from '@forgeline/contracts/ssr';
-import { QueryClientProvider } from '@tanstack/react-query';
+import type { PageData, RenderedPage } from '@forgeline/contracts/ssr';
+import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { Route, Routes, StaticRouter } from 'react-router-dom';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { AppProviders } from './app/providers.tsx';
+import { preloadRoute, routes } from './app/router.tsx';
+import { SEARCH_RESULTS_PAGE_SIZE } from './config/constants.ts';
 import { brandProductsQuery } from './features/brands/api/get-brand-products.ts';
-import BrandPage from './features/brands/components/brand-page.tsx';
+import { catalogProductsQuery } from './features/catalog/api/get-catalog-products.ts';
 import { categoryProductsQuery } from './features/categories/api/get-category-products.ts';
-import CategoryPage from './features/categories/components/category-page.tsx';
+import { subcategoriesQuery } from './features/categories/api/get-subcategories.ts';
 import { productQuery } from './features/products/api/get-product.ts';
-import ProductPage from './features/products/components/product-page.tsx';
-import { createQueryClient } from './lib/query-client.ts';
-import { DisclaimerRoute, PrivacyRoute, RefundPolicyRoute, ShippingPolicyRoute } from './app/routes/policy-routes.tsx';
-// (Imported directly, not through app/router.tsx: renderToString cannot wait for the router's lazy chunks.)
-import ContactPage from './features/contact/components/contact-page.tsx';
-import AboutPage from './features/static-pages/components/about-page.tsx';
-import FaqPage from './features/static-pages/components/faq-page.tsx';
+import { searchProductsQuery } from './features/search/api/search-products.ts';
 import type { PreloadedQuery } from './lib/preloaded-queries.ts';
+import { createQueryClient } from './lib/query-client.ts';
+import { ServerQuoteFormContext } from './lib/server-quote-form.ts';
 
-export type { PageData, RenderedMain };
+export type { PageData, RenderedPage };
 
+/** The query-cache entries the page's components read, under the keys the app's own query definitions use. */
 function queriesFor(data: PageData): PreloadedQuery[] {
   switch (data.kind) {
     case 'category':
@@ -38,33 +37,41 @@ function queriesFor(data: PageData): PreloadedQuery[] {
       return [{ queryKey: brandProductsQuery({ brand: data.brand, page: data.page }).queryKey, data: data.list }];
     case 'product':
       return [{ queryKey: productQuery(data.id).queryKey, data: data.product }];
+    case 'search':
+      return data.list
+        ? [{ queryKey: searchProductsQuery(data.search, SEARCH_RESULTS_PAGE_SIZE, (data.page - 1) * SEARCH_RESULTS_PAGE_SIZE).queryKey, data: data.list }]
+        : [];
+    case 'catalog':
+      return [{ queryKey: catalogProductsQuery({ page: data.page, search: data.search }).queryKey, data: data.list }];
+    case 'categories':
+      return [{ queryKey: subcategoriesQuery().queryKey, data: data.subcategories }];
+    case 'home':
     case 'static':
       return [];
   }
 }
 
-export function renderMain(url: string, data: PageData): RenderedMain {
+export async function renderPage(url: string, data: PageData): Promise<RenderedPage> {
   const client = createQueryClient();
   const queries = queriesFor(data);
   for (const q of queries) client.setQueryData(q.queryKey, q.data);
+  const location = new URL(url, 'http://localhost');
+  // The route's code is a lazy chunk in the browser; loaded here first, the page renders whole, not its spinner.
+  await preloadRoute(location.pathname);
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(location.href));
+  if (context instanceof Response) throw new Error(`the route table answered ${context.status} for ${url}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  // The same tree as main.tsx's <StrictMode><App/></StrictMode> (App = AppProviders around RouterProvider), so React's
+  // generated ids (useId: labels, dialogs) come out the same on both sides.
   const html = renderToString(
-    <QueryClientProvider client={client}>
-      <StaticRouter location={url}>
-        <Routes>
-          <Route path="/category/:name" element={<CategoryPage />} />
-          <Route path="/category/:name/:brand" element={<CategoryPage />} />
-          <Route path="/brands-available/:brand" element={<BrandPage />} />
-          <Route path="/products/:id/*" element={<ProductPage />} />
-          <Route path="/about" element={<AboutPage />} />
-          <Route path="/faq" element={<FaqPage />} />
-          <Route path="/contact" element={<ContactPage />} />
-          <Route path="/privacy" element={<PrivacyRoute />} />
-          <Route path="/refund-policy" element={<RefundPolicyRoute />} />
-          <Route path="/shipping-policy" element={<ShippingPolicyRoute />} />
-          <Route path="/disclaimer" element={<DisclaimerRoute />} />
-        </Routes>
-      </StaticRouter>
-    </QueryClientProvider>,
+    <StrictMode>
+      <ServerQuoteFormContext.Provider value={data.kind === 'product' ? data.quote : undefined}>
+        <AppProviders client={client}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </AppProviders>
+      </ServerQuoteFormContext.Provider>
+    </StrictMode>,
   );
   client.clear();
   // The product itself travels as window.__PRELOADED_PRODUCT__ (spec section 2); lists go in the query cache.

@@ -1,5 +1,5 @@
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadRoute } from './app/router.tsx';
 import './app/styles.css';
@@ -45,9 +45,9 @@ function painted(img: HTMLImageElement): Promise<unknown> {
 }
 
 /**
- * index.html paints a static shell (header; the hero on the home page; on category and product pages the gateway's
- * server-rendered content) with inlined critical CSS before this script
- * runs. React replaces it only once (a) the full stylesheet, loaded without blocking paint, has arrived, so the app
+ * Pages the gateway did not server-render (the admin panel; any page when the SSR bundle is missing): index.html
+ * paints a static shell (header; the hero on the home page) with inlined critical CSS before this script runs.
+ * React replaces it only once (a) the full stylesheet, loaded without blocking paint, has arrived, so the app
  * never shows unstyled, and (b) the shell's hero photo has painted, so the page's largest paint is not thrown away
  * unseen and redone after the JavaScript, and (c) the first screen's code has loaded, so it renders at once instead of
  * flashing its loading spinner over the shell. Capped, so a slow file never holds the app back.
@@ -63,10 +63,35 @@ function shellSettled(): Promise<unknown> {
       }),
     );
   }
-  // The home hero of the static shell, or on a server-rendered page (<html data-ssr>) its first priority photo.
-  const hero = document.querySelector<HTMLImageElement>('#root img[data-shell-hero], html[data-ssr] #root img[fetchpriority="high"]');
+  // The home hero of the static shell.
+  const hero = document.querySelector<HTMLImageElement>('#root img[data-shell-hero]');
   if (hero) waits.push(painted(hero));
   return Promise.race([Promise.all(waits), new Promise((resolve) => setTimeout(resolve, 1500))]);
+}
+
+/**
+ * A page the gateway server-rendered (<html data-ssr>) is the app's own HTML for this address: React hydrates it,
+ * attaching to what is on screen instead of drawing it again, so nothing moves or reloads, and the photo's paint
+ * stays the page's largest. Only the screen's code is awaited first (so hydration does not stop at its lazy chunk).
+ */
+function hydrate(root: HTMLElement) {
+  const element = (
+    <StrictMode>
+      <App />
+    </StrictMode>
+  );
+  const start = () => {
+    try {
+      hydrateRoot(root, element, {
+        // A mismatch makes React draw that part again in the browser: visible only as a console line, which the
+        // browser tests fail on.
+        onRecoverableError: (error) => console.error('Hydration error:', error),
+      });
+    } catch (error) {
+      showMountFailure(error);
+    }
+  };
+  void Promise.race([preloadRoute(window.location.pathname).catch(() => undefined), new Promise((r) => setTimeout(r, 3000))]).then(start);
 }
 
 function mount() {
@@ -87,4 +112,5 @@ function mount() {
   }
 }
 
-void shellSettled().then(mount);
+if (container && document.documentElement.hasAttribute('data-ssr')) hydrate(container);
+else void shellSettled().then(mount);

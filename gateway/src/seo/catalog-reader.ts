@@ -78,10 +78,18 @@ export function createCatalogReader(o: CatalogReaderOptions) {
     /** One listing page, asked exactly as the web app asks for it (so both share the catalog's cached answer). */
     categoryProducts: (category: string, brand: string | undefined, page: { limit: number; offset: number }, requestId?: string): Promise<ProductListResponse> =>
       get(`/api/products?${q({ category, brand, limit: page.limit, offset: page.offset })}`, ProductListResponseSchema, { requestId }),
-    brandProducts: (brand: string, requestId?: string): Promise<BrandProductsResponse> =>
-      get(`/api/brands/${encodeURIComponent(brand)}/products?${q({ page: 1, limit: 1 })}`, BrandProductsResponseSchema, { requestId }),
-    subcategories: (): Promise<Subcategory[]> =>
-      get('/api/subcategories', SubcategoryListSchema, { timeoutMs: o.sitemapTimeoutMs }),
+    /** A brand page (75 a page), as brand-page.tsx asks for it. */
+    brandProducts: (brand: string, page: number, requestId?: string): Promise<BrandProductsResponse> =>
+      get(`/api/brands/${encodeURIComponent(brand)}/products?${q({ page, limit: 75 })}`, BrandProductsResponseSchema, { requestId }),
+    /** Search results on home (?search=), as search-products.ts asks for them. */
+    search: (search: string, page: { limit: number; offset: number }, requestId?: string): Promise<ProductListResponse> =>
+      get(`/api/products?${q({ search, limit: page.limit, offset: page.offset || undefined })}`, ProductListResponseSchema, { requestId }),
+    /** A gallery page, as get-catalog-products.ts asks for it. */
+    catalogProducts: (search: string, page: { limit: number; offset: number }, requestId?: string): Promise<ProductListResponse> =>
+      get(`/api/catalog/products?${q({ limit: page.limit, offset: page.offset, search: search || undefined })}`, ProductListResponseSchema, { requestId }),
+    /** For sitemaps (a long timeout) or, with `requestId`, for the /categories page. */
+    subcategories: (requestId?: string): Promise<Subcategory[]> =>
+      get('/api/subcategories', SubcategoryListSchema, requestId ? { requestId } : { timeoutMs: o.sitemapTimeoutMs }),
     productCount: async (): Promise<number> =>
       (await get(`/api/catalog/products?${q({ limit: 1, offset: 0 })}`, ProductListResponseSchema, { timeoutMs: o.sitemapTimeoutMs }))
         .pagination.totalProducts,

@@ -101,6 +101,10 @@ function breadcrumbs(ctx: PageContext, items: { name: string; path: string }[]) 
   };
 }
 
+function collectionPage(ctx: PageContext, name: string, description: string, path: string) {
+  return { '@context': 'https://schema.org', '@type': 'CollectionPage', name, description, url: absolute(ctx, path), isPartOf: { '@type': 'WebSite', name: ctx.site.name, url: absolute(ctx, '/') } };
+}
+
 const policyHead = (ctx: PageContext, kind: PolicyKind) => {
   const p = policies[kind];
   return basic(ctx, { title: p.title, description: p.summary, path: p.path });
@@ -149,18 +153,42 @@ export function staticPageHead(ctx: PageContext, pathname: string, search: URLSe
       });
       return { ...home, tags: { ...home.tags, preloadImages: heroPreload() } };
     }
-    case '/categories':
+    case '/categories': {
+      const description = `Browse industrial spare parts by brand and category: ${site.stats.products} parts from 150+ brands at ${site.name}.`;
       return basic(ctx, {
         title: 'Browse by Brand',
-        description: `Browse industrial spare parts by brand and category: ${site.stats.products} parts from 150+ brands at ${site.name}.`,
+        description,
         path: '/categories',
+        jsonLd: [
+          collectionPage(ctx, 'Browse by Brand', description, '/categories'),
+          breadcrumbs(ctx, [
+            { name: 'Home', path: '/' },
+            { name: 'Categories', path: '/categories' },
+          ]),
+        ],
       });
-    case '/catalog':
+    }
+    case '/catalog': {
+      // The gallery's own pages are canonical (?page=n); a gallery search is not indexed.
+      const q = search.get('search')?.trim();
+      const n = Number(search.get('page'));
+      const page = Number.isInteger(n) && n > 1 ? n : 1;
+      const path = page > 1 ? `/catalog?page=${page}` : '/catalog';
+      const description = `See photos of ${site.stats.products} industrial spare parts with part codes, brands and categories.`;
       return basic(ctx, {
-        title: 'Industrial Parts Image Gallery',
-        description: `See photos of ${site.stats.products} industrial spare parts with part codes, brands and categories.`,
-        path: '/catalog',
+        title: `Industrial Parts Image Gallery${page > 1 ? ` - Page ${page}` : ''}`,
+        description,
+        path,
+        robots: q ? NOINDEX : undefined,
+        jsonLd: [
+          collectionPage(ctx, 'Industrial Parts Image Gallery', description, path),
+          breadcrumbs(ctx, [
+            { name: 'Home', path: '/' },
+            { name: 'Image Gallery', path: '/catalog' },
+          ]),
+        ],
       });
+    }
     case '/about':
       return basic(ctx, {
         title: 'About Us',

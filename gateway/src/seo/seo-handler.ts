@@ -13,18 +13,22 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { SITEMAP_MAX_URLS } from '@forgeline/contracts/sitemap';
+import type { QuoteFormState } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { siteConfig, type SiteConfig } from '@forgeline/site-config/site';
 import { CatalogReadError, createCatalogReader, type CatalogReader } from './catalog-reader.ts';
 import { injectHead } from './html.ts';
 import { brandHead, cardImagePreload, categoryHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
-import { createSsrRenderer, createStylesheetReader, deferAppStart, injectMain, type PageData, type SsrRenderer } from './ssr.ts';
+import { createQuoteForm } from './quote-form.ts';
+import { createSsrRenderer, createStylesheetReader, injectApp, type PageData, type SsrRenderer } from './ssr.ts';
 
 export interface SeoHandlerOptions {
   /** Folder holding the built index.html. */
   webDistDir: string;
   catalogUrl: string;
+  /** The quotes service: the no-JavaScript quote form's security check and POST /quote-request. */
+  quotesUrl?: string;
   /** Public origin for canonical URLs and sitemaps (PUBLIC_URL). */
   publicUrl: string;
   logger: Logger;
@@ -42,6 +46,8 @@ export interface SeoHandlerOptions {
 }
 
 const PAGE_SIZE = 75; // spec section 9: category and brand pages
+const SEARCH_PAGE_SIZE = 48; // web/src/config/constants.ts: search results and the gallery
+const SEARCH_MIN_CHARS = 2;
 const SKIP_PREFIXES = ['/api/', '/media/', '/internal/', '/assets/'];
 const PRODUCT_SITEMAP = /^\/sitemap-products-(\d{1,6})\.xml$/;
 /** Content pages the web app's server bundle renders (web/src/entry-server.tsx): no catalogue data needed. */
@@ -115,11 +121,12 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     app.get('/sitemap.xml', xmlRoute(() => sitemaps.index()));
     app.get('/sitemap-pages.xml', xmlRoute(() => sitemaps.pages()));
     app.get(/^\/sitemap-products-(\d{1,6})\.xml$/, xmlRoute((req) => sitemaps.products(Number(PRODUCT_SITEMAP.exec(req.path)?.[1]))));
+    quoteForm.mount(app);
   }
 
   const requestIdOf = (req: Request) => (req as { id?: string }).id;
-  const pageOf = (req: Request) => {
-    const n = Number(typeof req.query.page === 'string' ? req.query.page : 1);
+  const pageOf = (raw: string | null) => {
+    const n = Number(raw ?? 1);
     return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
   };
   const decode = (s: string) => {
@@ -137,22 +144,24 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
   }
 
   /**
-   * The head for a path, and the data its main content can be server-rendered with; catalog failures other than
-   * "not found" fall back to a generic head with status 200.
+   * The head for a path, and the data its page is server-rendered with; catalog failures other than "not found" fall
+   * back to a generic head with status 200 (and the page is rendered in the browser).
    */
-  async function headFor(req: Request): Promise<PageHead & { data?: PageData }> {
-    const segments = req.path.split('/').filter(Boolean).map(decode);
+  async function headFor(req: Request, url: URL, quote?: QuoteFormState): Promise<PageHead & { data?: PageData }> {
+    const segments = url.pathname.split('/').filter(Boolean).map(decode);
     const rid = requestIdOf(req);
     const [first, second, third] = segments;
-    const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    const search = url.searchParams;
+    const page = pageOf(search.get('page'));
     try {
       if (first === 'products') {
         if (!second) return { ...notFoundHead(ctx, 'Product'), status: 404 };
         const product = await catalog.product(second, rid);
-        return { ...productHead(ctx, product), data: { kind: 'product', id: second, product } };
+        // ?quote=1 without JavaScript shows the quote form: it needs a security check (or the refused form's state).
+        const form = quote ?? (search.get('quote') === '1' ? { captcha: await quoteForm.captcha(req) } : undefined);
+        return { ...productHead(ctx, product), data: { kind: 'product', id: second, product, quote: form } };
       }
       if (first === 'category' && second && segments.length <= 3) {
-        const page = pageOf(req);
         const list = await catalog.categoryProducts(second, third, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, rid);
         const sample = list.products[0];
         const head = categoryHead(ctx, {
@@ -168,60 +177,82 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
         return { ...withFirstCardPreload(head, page, sample), data };
       }
       if (first === 'brands-available' && second && segments.length === 2) {
-        const list = await catalog.brandProducts(second, rid);
+        const list = await catalog.brandProducts(second, page, rid);
         const head = brandHead(ctx, {
           brandSlug: list.brand.slug || second,
           brandName: list.brand.name,
           total: list.pagination.totalProducts,
-          page: pageOf(req),
+          page,
           totalPages: Math.max(1, Math.ceil(list.pagination.totalProducts / PAGE_SIZE)),
         });
-        return withFirstCardPreload(head, pageOf(req), list.products[0]);
+        const data: PageData | undefined = head.status === 200 ? { kind: 'brand', brand: second, page, list } : undefined;
+        return { ...withFirstCardPreload(head, page, list.products[0]), data };
       }
+      const pathname = url.pathname.replace(/\/+$/, '') || '/';
+      const head = staticPageHead(ctx, pathname, search);
+      if (!head) return notFoundHead(ctx);
+      if (pathname === '/') {
+        const q = search.get('search')?.trim();
+        if (!q) return { ...head, data: { kind: 'home' } };
+        const list = q.length >= SEARCH_MIN_CHARS ? await catalog.search(q, { limit: SEARCH_PAGE_SIZE, offset: (page - 1) * SEARCH_PAGE_SIZE }, rid) : null;
+        return { ...withFirstCardPreload(head, page, list?.products[0]), data: { kind: 'search', search: q, page, list } };
+      }
+      if (pathname === '/categories') return { ...head, data: { kind: 'categories', subcategories: await catalog.subcategories(rid) } };
+      if (pathname === '/catalog') {
+        // The gallery's box is debounced in the app; a search typed into it without JavaScript arrives untrimmed.
+        const q = search.get('search')?.trim() ?? '';
+        const list = await catalog.catalogProducts(q, { limit: SEARCH_PAGE_SIZE, offset: (page - 1) * SEARCH_PAGE_SIZE }, rid);
+        return { ...withFirstCardPreload(head, page, list.products[0]), data: { kind: 'catalog', page, search: q, list } };
+      }
+      return SSR_CONTENT_PAGES.has(pathname) ? { ...head, data: { kind: 'static' } } : head;
     } catch (err) {
       if (err instanceof CatalogReadError && err.notFound) {
-        const what = first === 'products' ? 'Product' : first === 'category' ? 'Category' : 'Brand';
-        o.logger.info({ path: req.path, requestId: rid, reason: err.message }, 'seo: not found, serving 404 page');
+        const what = first === 'products' ? 'Product' : first === 'category' ? 'Category' : first === 'brands-available' ? 'Brand' : 'Page';
+        o.logger.info({ path: url.pathname, requestId: rid, reason: err.message }, 'seo: not found, serving 404 page');
         return notFoundHead(ctx, what);
       }
-      o.logger.warn({ path: req.path, requestId: rid, err: (err as Error).message }, 'seo: catalog read failed, generic head');
+      o.logger.warn({ path: url.pathname, requestId: rid, err: (err as Error).message }, 'seo: catalog read failed, generic head');
       const generic = staticPageHead(ctx, '/', new URLSearchParams());
       return { status: 200, tags: { ...generic!.tags, canonical: undefined, openGraph: { ...generic!.tags.openGraph, url: undefined } } };
     }
-    const pathname = req.path.replace(/\/+$/, '') || '/';
-    const head = staticPageHead(ctx, pathname, search);
-    if (!head) return notFoundHead(ctx);
-    return SSR_CONTENT_PAGES.has(pathname) ? { ...head, data: { kind: 'static' } } : head;
   }
+
+  /**
+   * The document for `url`: index.html with the page's head and, when it can be rendered, the app's own HTML for it.
+   * `quote` replaces the product page's no-JavaScript quote form state (a refused POST /quote-request).
+   */
+  async function renderDocument(req: Request, url: URL, quote?: QuoteFormState): Promise<{ status: number; html: string } | null> {
+    const html = await indexHtml();
+    if (html === null) return null;
+    try {
+      const head = await headFor(req, url, quote);
+      const rendered = head.data ? await ssr.render(`${url.pathname}${url.search}`, head.data, requestIdOf(req)) : null;
+      const tags = rendered?.queries.length ? { ...head.tags, preload: { ...head.tags.preload, __PRELOADED_QUERIES__: rendered.queries } } : head.tags;
+      const withHead = injectHead(html, tags);
+      return { status: head.status, html: rendered ? injectApp(withHead, rendered.html, await stylesheet(html)) : withHead };
+    } catch (err) {
+      o.logger.error({ path: url.pathname, requestId: requestIdOf(req), err }, 'seo: head failed, plain index.html');
+      return { status: 200, html };
+    }
+  }
+
+  const quoteForm = createQuoteForm({ quotesUrl: o.quotesUrl, catalog, logger: o.logger, renderDocument });
 
   const isNavigation = (req: Request) => req.accepts(['html', 'json']) === 'html';
 
   async function pageHandler(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || SKIP_PREFIXES.some((p) => req.path.startsWith(p))) return next();
     if (path.posix.basename(req.path).includes('.')) return next();
-    const html = await indexHtml();
-    if (html === null) return next();
     res.type('html').setHeader('cache-control', 'no-cache');
     if (!isNavigation(req)) {
+      const html = await indexHtml();
+      if (html === null) return next();
       res.send(html);
       return;
     }
-    let page: string;
-    let status = 200;
-    try {
-      const head = await headFor(req);
-      const main = head.data ? await ssr.render(req.originalUrl, head.data, requestIdOf(req)) : null;
-      const tags = main?.queries.length ? { ...head.tags, preload: { ...head.tags.preload, __PRELOADED_QUERIES__: main.queries } } : head.tags;
-      const withHead = injectHead(html, tags);
-      page = main ? injectMain(withHead, main.html, await stylesheet(html)) : withHead;
-      // The home page's first paint is index.html's static hero: its photo gets the bandwidth before the app too.
-      if (req.path === '/' && !new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('search')) page = deferAppStart(page);
-      status = head.status;
-    } catch (err) {
-      o.logger.error({ path: req.path, requestId: requestIdOf(req), err }, 'seo: head failed, plain index.html');
-      page = html;
-    }
-    res.status(status).send(page);
+    const doc = await renderDocument(req, new URL(req.originalUrl, 'http://page.local'));
+    if (!doc) return next();
+    res.status(doc.status).send(doc.html);
   }
 
   return { pageHandler, mountRoutes };

@@ -1,5 +1,5 @@
 /**
- * Server-rendered main content: the gateway's wiring (what data it reads, where the HTML and the stylesheet
+ * Server-rendered pages: the gateway's wiring (what data it reads, where the HTML and the stylesheet
  * go, what happens without or with a broken bundle) over real HTTP with the real catalog. The bundle here
  * is a stand-in module with the same export; the real one (web/src/entry-server.tsx) is exercised by the
  * browser tests (e2e/storefront.spec.ts, "without JavaScript").
@@ -14,7 +14,7 @@ import { createApp as createCatalogApp } from '../../../services/catalog/src/app
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
 import { startSeoGateway } from './test-gateway.ts';
-import { injectMain, MAIN_SLOT } from './ssr.ts';
+import { injectApp, ROOT_END, ROOT_START } from './ssr.ts';
 
 const logger = createLogger('ssr-test', 'silent');
 const TOKEN = 'ssr-test-service-token-0123456789';
@@ -28,24 +28,27 @@ const INDEX_HTML = `<!doctype html>
     <link rel="preload" crossorigin href="/assets/index-abc.css" as="style">
     <script type="module" crossorigin src="/assets/index-abc.js"></script>
   </head>
-  <body><div id="root"><div class="shell">header</div><div class="min-h-screen flex-1">${MAIN_SLOT}</div></div>
+  <body><div id="root">${ROOT_START}<div class="shell">header</div><main>hero</main><script>hero()</script>${ROOT_END}</div>
   <link rel="stylesheet" crossorigin href="/assets/index-abc.css"></body>
 </html>`;
 
 /** Stand-in for web/dist/.ssr/entry-server.js: echoes what it was given, so the test sees the data. */
-const FAKE_ENTRY = `export function renderMain(url, data) {
+const FAKE_ENTRY = `export async function renderPage(url, data) {
   if (data.kind === 'product' && data.product.name === 'Explode') throw new Error('render bug');
-  const names = data.kind === 'static' ? [] : data.kind === 'product' ? [data.product.name] : data.list.products.map((p) => p.name);
+  const list = data.kind === 'categories' ? { products: data.subcategories } : data.list;
+  const names = data.kind === 'product' ? [data.product.name] : list ? list.products.map((p) => p.name) : [];
+  const extra = data.kind === 'search' ? ' data-search="' + data.search + '"' : data.kind === 'catalog' ? ' data-search="' + data.search + '"' : '';
   return {
-    html: '<h1 data-kind="' + data.kind + '" data-page="' + (data.page ?? '') + '" data-url="' + url + '">' + names.join('|') + '</h1>',
-    queries: data.kind === 'product' || data.kind === 'static' ? [] : [{ queryKey: ['products', data.kind, { category: data.category, brand: data.brand, page: data.page }], data: data.list }],
+    html: '<h1 data-kind="' + data.kind + '" data-page="' + (data.page ?? '') + '" data-url="' + url + '"' + extra + '>' + names.join('|') + '</h1>',
+    queries: list && data.kind !== 'product' ? [{ queryKey: ['products', data.kind, { category: data.category, brand: data.brand, page: data.page }], data: list }] : [],
   };
 }`;
 
-describe('injectMain', () => {
-  it('puts the HTML in the slot, the whole stylesheet inline in <head>, and drops its link and preload', () => {
-    const out = injectMain(INDEX_HTML, '<h1>Air Filters</h1>', { href: '/assets/index-abc.css', text: CSS });
-    expect(out).toContain('<div class="min-h-screen flex-1"><h1>Air Filters</h1></div>');
+describe('injectApp', () => {
+  it('swaps the static shell for the app, puts the whole stylesheet inline in <head>, and drops its link and preload', () => {
+    const out = injectApp(INDEX_HTML, '<header>real</header><main><h1>Air Filters</h1></main>', { href: '/assets/index-abc.css', text: CSS });
+    expect(out).toContain('<div id="root"><header>real</header><main><h1>Air Filters</h1></main></div>');
+    expect(out).not.toContain('hero()'); // the shell's own script leaves with it
     const head = out.slice(0, out.indexOf('</head>'));
     expect(head).toContain(`<style data-ssr-css>${CSS}</style>`);
     expect(head).not.toContain('.shell{color:blue}'); // the critical subset is not parsed twice
@@ -54,28 +57,22 @@ describe('injectMain', () => {
     expect(out).toContain('<html lang="en" data-ssr>');
   });
 
-  it("starts the app's JavaScript only after the page's photo painted (or load, or 3 s), not from <head>", () => {
-    const withPreload = INDEX_HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/react-1.js">\n</head>');
-    const out = injectMain(withPreload, '<h1>x</h1>', null);
-    expect(out).not.toContain('<script type="module"');
-    expect(out).not.toContain('rel="modulepreload"');
-    const loader = /<script>(\(function\(\)\{[\s\S]*?)<\/script><\/body>/.exec(out);
-    expect(loader?.[1]).toContain('"/assets/index-abc.js"');
-    expect(loader?.[1]).toContain('["/assets/react-1.js"].concat(w.__lateModules||[])');
-    expect(loader?.[1]).toContain("'largest-contentful-paint'");
-    expect(loader?.[1]).toContain("addEventListener('load',");
+  it("keeps the app's JavaScript in <head>, where it loads alongside the page and hydrates it", () => {
+    const out = injectApp(INDEX_HTML, '<h1>x</h1>', null);
+    const head = out.slice(0, out.indexOf('</head>'));
+    expect(head).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
   });
 
   it('without the stylesheet text, moves the <link> into <head>, so the page never paints unstyled', () => {
-    const out = injectMain(INDEX_HTML, '<h1>x</h1>', null);
+    const out = injectApp(INDEX_HTML, '<h1>x</h1>', null);
     const head = out.slice(0, out.indexOf('</head>'));
     expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">');
     expect(out.slice(out.indexOf('</head>'))).not.toContain('rel="stylesheet"');
   });
 
-  it('leaves a page without the slot as it was, and cannot be closed early by the CSS text', () => {
-    expect(injectMain('<html><head></head><body></body></html>', '<h1>x</h1>', null)).toBe('<html><head></head><body></body></html>');
-    const out = injectMain(INDEX_HTML, '<h1>x</h1>', { href: '/assets/index-abc.css', text: 'a{b:c}</style><script>alert(1)</script>' });
+  it('leaves a page without the markers as it was, and cannot be closed early by the CSS text', () => {
+    expect(injectApp('<html><head></head><body></body></html>', '<h1>x</h1>', null)).toBe('<html><head></head><body></body></html>');
+    const out = injectApp(INDEX_HTML, '<h1>x</h1>', { href: '/assets/index-abc.css', text: 'a{b:c}</style><script>alert(1)</script>' });
     expect(out).not.toContain('</style><script>alert(1)');
   });
 });
@@ -95,7 +92,9 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc.css'), CSS);
     fs.writeFileSync(entry, FAKE_ENTRY);
     stores = await openStores({ DATA_DIR: data.dir, MONGO_URL: undefined, MEILI_URL: undefined, MEILI_MASTER_KEY: undefined, MEILI_INDEX: 'products' });
-    await stores.repo.upsertMany([...PRODUCTS, { ...PRODUCTS[1]!, id: '00000000-0000-4000-8000-0000000000ee', sku: 'BOOM-1', name: 'Explode', category: 'Engine Parts' }]);
+    const all = [...PRODUCTS, { ...PRODUCTS[1]!, id: '00000000-0000-4000-8000-0000000000ee', sku: 'BOOM-1', name: 'Explode', category: 'Engine Parts' }];
+    await stores.repo.upsertMany(all);
+    await stores.search.upsert(all);
     const catalog = await serve(createCatalogApp({ repo: stores.repo, search: stores.search, serviceToken: TOKEN, logger }), { port: 0, logger, handleSignals: false });
     served.push(catalog);
     const catalogUrl = `http://127.0.0.1:${catalog.port}`;
@@ -137,27 +136,42 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     expect(body).not.toContain('__PRELOADED_QUERIES__');
   });
 
-  it('renders the content pages (no catalogue data), not the home page, gallery or brand index', async () => {
+  it('renders the content pages (no catalogue data) and the home page', async () => {
     for (const p of ['/faq', '/contact', '/about', '/privacy']) {
       const { body } = await html(p);
       expect(body, p).toContain(`<h1 data-kind="static" data-page="" data-url="${p}"></h1>`);
     }
-    for (const p of ['/', '/catalog', '/categories']) expect((await html(p)).body, p).not.toContain('data-kind');
+    expect((await html('/')).body).toContain('<h1 data-kind="home" data-page="" data-url="/"></h1>');
   });
 
-  it("defers the app's start on the home page (its static hero paints first), not on home search results", async () => {
-    const home = (await html('/')).body;
-    expect(home).not.toContain('<script type="module"');
-    expect(home).toMatch(/s\.src="\/assets\/index-abc\.js"/);
-    expect(home).not.toContain('data-kind');
-    const results = (await html('/?search=filter')).body;
-    expect(results).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  it('renders search results, the gallery, the brand index and brand pages with the data the app would ask for', async () => {
+    const filters = PRODUCTS.filter((p) => /filter/i.test(p.name)).map((p) => p.name);
+    const search = await html('/?search=filter&page=1');
+    expect(search.body).toContain('data-kind="search" data-page="1" data-url="/?search=filter&page=1" data-search="filter"');
+    for (const name of filters) expect(search.body).toContain(name);
+    expect(search.body).toContain('<meta name="robots" content="noindex, follow">');
+    // One character is not searched (the app says "Search needs 2 characters"), but the page still renders.
+    expect((await html('/?search=f')).body).toContain('data-kind="search" data-page="1" data-url="/?search=f" data-search="f"></h1>');
+
+    const gallery = await html('/catalog?page=1&search=%20filter%20');
+    expect(gallery.body).toContain('data-kind="catalog" data-page="1" data-url="/catalog?page=1&search=%20filter%20" data-search="filter"');
+    expect(gallery.body).toContain('"@type":"CollectionPage"');
+
+    const brands = await html('/categories');
+    expect(brands.body).toMatch(/data-kind="categories"[^>]*>[^<]+\|/);
+    expect(brands.body).toContain('<link rel="canonical" href="https://parts.example.com/categories">');
+
+    const brand = 'caterpillar';
+    const brandPage = await html(`/brands-available/${brand}?page=1`);
+    expect(brandPage.status).toBe(200);
+    expect(brandPage.body).toContain(`data-kind="brand" data-page="1" data-url="/brands-available/${brand}?page=1"`);
+    expect((await html('/brands-available/no-such-brand')).status).toBe(404);
   });
 
   it('serves the page without server HTML when rendering throws, when there is no data, or with no bundle', async () => {
     const broken = await html('/products/00000000-0000-4000-8000-0000000000ee/explode');
     expect(broken.status).toBe(200);
-    expect(broken.body).toContain(MAIN_SLOT);
+    expect(broken.body).toContain(ROOT_START);
     expect(broken.body).not.toContain('data-ssr');
     expect(broken.body).toContain('<title>Explode');
 

@@ -1,20 +1,20 @@
 /**
- * The web app's server-rendering bundle (web/src/entry-server.tsx, built to web/dist/.ssr/entry-server.js):
- * the main content of category and product pages as React renders it, so their largest paint (a product
- * photo) comes with the HTML instead of after the JavaScript. Optional: without the bundle, or when it
- * fails, pages are served as before (head tags only) and the app renders them in the browser.
+ * The web app's server-rendering bundle (web/src/entry-server.tsx, built to web/dist/.ssr/entry-server.js): every
+ * storefront page as the app renders it (header, page, footer), so the page works from its first byte (links,
+ * forms) and its largest paint (a photo) comes with the HTML; the browser hydrates it. Optional: without the bundle,
+ * or when it fails, pages are served as before (head tags and the static shell) and the app renders in the browser.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EntryServer, PageData, RenderedMain } from '@forgeline/contracts/ssr';
+import type { EntryServer, PageData, RenderedPage } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
 
-export type { PageData, RenderedMain };
+export type { PageData, RenderedPage };
 
 export interface SsrRenderer {
-  /** The page's main content, or null (no bundle, or it threw: logged, and the page goes out without it). */
-  render(url: string, data: PageData, requestId?: string): Promise<RenderedMain | null>;
+  /** The page's HTML, or null (no bundle, or it threw: logged, and the page goes out without it). */
+  render(url: string, data: PageData, requestId?: string): Promise<RenderedPage | null>;
 }
 
 export function createSsrRenderer(entryFile: string, logger: Logger): SsrRenderer {
@@ -33,20 +33,20 @@ export function createSsrRenderer(entryFile: string, logger: Logger): SsrRendere
     }
     if (loaded?.mtimeMs !== mtimeMs) {
       const mod = (await import(`${pathToFileURL(entryFile).href}?v=${mtimeMs}`)) as Partial<EntryServer>;
-      if (typeof mod.renderMain !== 'function') throw new Error(`${entryFile} exports no renderMain`);
+      if (typeof mod.renderPage !== 'function') throw new Error(`${entryFile} exports no renderPage`);
       loaded = { mtimeMs, entry: mod as EntryServer };
     }
     return loaded.entry;
   }
 
-  // Load the bundle now (about half a second for 1.2 MB), not on the first visitor's page.
+  // Load the bundle now (about half a second for 1.3 MB), not on the first visitor's page.
   void entry().catch((err: unknown) => logger.error({ entryFile, err }, 'ssr: server bundle failed to load'));
 
   return {
     async render(url, data, requestId) {
       try {
         const e = await entry();
-        return e ? e.renderMain(url, data) : null;
+        return e ? await e.renderPage(url, data) : null;
       } catch (err) {
         logger.error({ url, requestId, err }, 'ssr: render failed; page served without server HTML');
         return null;
@@ -55,16 +55,22 @@ export function createSsrRenderer(entryFile: string, logger: Logger): SsrRendere
   };
 }
 
+/** Where web/vite.config.ts's static shell sits inside <div id="root">: the gateway swaps it for the app's HTML. */
+export const ROOT_START = '<!--ssr-root-->';
+export const ROOT_END = '<!--/ssr-root-->';
+
 /**
- * Puts the rendered main content into index.html's shell slot. The server HTML uses more rules than the
- * inlined critical CSS holds and must not paint unstyled, so the whole stylesheet (`css`, about 9 kB
- * gzipped: cheaper than the round trip a render-blocking <link> costs on a phone) goes inline in <head> and
- * its <link> and preload are dropped; without `css` the <link> moves into <head> instead. `data-ssr` on
- * <html> tells the head scripts and main.tsx that the page came server-rendered with its data.
+ * Puts the server-rendered app into index.html in place of the static shell. The page uses more rules than the
+ * inlined critical CSS holds and must not paint unstyled, so the whole stylesheet (`css`, about 10 kB gzipped:
+ * cheaper than the round trip a render-blocking <link> costs on a phone) goes inline in <head> and its <link> and
+ * preload are dropped; without `css` the <link> moves into <head> instead. `data-ssr` on <html> tells main.tsx to
+ * hydrate. The shell's own scripts (the home hero's) go with it.
  */
-export function injectMain(indexHtml: string, mainHtml: string, css: { href: string; text: string } | null): string {
-  if (!indexHtml.includes(MAIN_SLOT)) return indexHtml;
-  let html = indexHtml.replace(MAIN_SLOT, () => mainHtml);
+export function injectApp(indexHtml: string, appHtml: string, css: { href: string; text: string } | null): string {
+  const start = indexHtml.indexOf(ROOT_START);
+  const end = indexHtml.indexOf(ROOT_END);
+  if (start < 0 || end < start) return indexHtml;
+  let html = indexHtml.slice(0, start) + appHtml + indexHtml.slice(end + ROOT_END.length);
   const sheet = /\s*(<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>)\s*(?=<\/body>)/i.exec(html);
   if (sheet) {
     html = html.replace(sheet[0], '');
@@ -78,33 +84,7 @@ export function injectMain(indexHtml: string, mainHtml: string, css: { href: str
       html = html.replace(/<\/head>/i, () => `  ${sheet[1]}\n  </head>`);
     }
   }
-  return deferAppStart(html).replace(/<html\b([^>]*)>/i, (_m, attrs: string) => `<html${attrs} data-ssr>`);
-}
-
-/**
- * A server-rendered page (and the home page's static hero) is readable before the app runs, so the app's JavaScript
- * (about 140 kB) is fetched only once the page's photo has painted, or the frame after the load event, or after 3 s:
- * on a slow phone connection it no longer shares the bandwidth with the photo. The entry script and its
- * modulepreloads leave <head>; a loader at the end of <body> adds them back, with the route chunks the
- * head script held back (window.__lateModules, web/vite.config.ts).
- */
-export function deferAppStart(html: string): string {
-  const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/i.exec(html);
-  if (!entry) return html;
-  const preloads: string[] = [];
-  let out = html.replace(entry[0], '').replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/gi, (_m, href: string) => {
-    preloads.push(href);
-    return '';
-  });
-  const loader =
-    `<script>(function(){var d=document,w=window,done=0;function go(){if(done)return;done=1;` +
-    `${JSON.stringify(preloads)}.concat(w.__lateModules||[]).forEach(function(u){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;d.head.appendChild(l)});` +
-    `var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry[1])};d.head.appendChild(s)}` +
-    `try{new PerformanceObserver(function(l){if(l.getEntries().some(function(e){return e.element&&e.element.tagName==='IMG'}))go()}).observe({type:'largest-contentful-paint',buffered:true})}catch(e){}` +
-    // After load, one frame more: the photo loaded with the page paints before the JavaScript is asked for.
-    `w.addEventListener('load',function(){requestAnimationFrame(function(){setTimeout(go,0)})});setTimeout(go,3000)})()</script>`;
-  out = out.replace(/<\/body>/i, () => `${loader}</body>`);
-  return out;
+  return html.replace(/<html\b([^>]*)>/i, (_m, attrs: string) => `<html${attrs} data-ssr>`);
 }
 
 /** The stylesheet index.html links (`/assets/index-<hash>.css`), read from the build once per build. */
@@ -123,5 +103,3 @@ export function createStylesheetReader(webDistDir: string) {
   };
 }
 
-/** Where web/vite.config.ts's header shell leaves room for the page's main content. */
-export const MAIN_SLOT = '<!--ssr-main-->';

@@ -8,15 +8,19 @@ import { createSeoHandler } from './seo-handler.ts';
 
 export async function startSeoGateway(opts: {
   catalogUrl: string;
+  /** The quotes service, for the no-JavaScript quote form; absent = closed. */
+  quotesUrl?: string;
   webDistDir: string;
   serviceToken: string;
   publicUrl: string;
   chunkSize?: number;
 }): Promise<Served> {
   const logger = createLogger('seo-test', 'silent');
+  const closed = `http://127.0.0.1:${await freePort()}`;
   const seo = createSeoHandler({
     webDistDir: opts.webDistDir,
     catalogUrl: opts.catalogUrl,
+    quotesUrl: opts.quotesUrl ?? closed,
     publicUrl: opts.publicUrl,
     logger,
     serviceToken: opts.serviceToken,
@@ -24,10 +28,9 @@ export async function startSeoGateway(opts: {
     sitemapChunkSize: opts.chunkSize,
     sitemapCacheMs: 0,
   });
-  const closed = `http://127.0.0.1:${await freePort()}`;
   const app = createGatewayApp({
     logger,
-    services: { catalog: opts.catalogUrl, quotes: closed, auth: closed, media: closed },
+    services: { catalog: opts.catalogUrl, quotes: opts.quotesUrl ?? closed, auth: closed, media: closed },
     upstreamTimeoutMs: 2_000,
     uploadTimeoutMs: 2_000,
     webDistDir: opts.webDistDir,

@@ -42,6 +42,15 @@ export const QuoteRequestInputSchema = z.object({
     .default(1),
   message: optionalText(QUOTE_LIMITS.message),
   website: honeypot,
+  /**
+   * Optional server-checked math captcha (GET /api/captcha), checked when a token is given: the quote dialog checks
+   * its sum in the browser; the no-JavaScript quote form (the gateway's POST /quote-request) always sends one.
+   */
+  captchaAnswer: z
+    .union([z.number(), z.string().trim().regex(/^-?\d{1,6}$/, 'must be a whole number').transform(Number)])
+    .pipe(z.number('must be a whole number').int('must be a whole number'))
+    .optional(),
+  captchaToken: trimmed(1000).optional(),
 });
 export type QuoteRequestInput = z.input<typeof QuoteRequestInputSchema>;
 export type QuoteRequestParsed = z.infer<typeof QuoteRequestInputSchema>;

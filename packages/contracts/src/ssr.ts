@@ -2,24 +2,42 @@
  * The server-rendering contract between the gateway (gateway/src/seo/ssr.ts) and the web app's SSR bundle
  * (web/src/entry-server.tsx, built to web/dist/.ssr/entry-server.js). Types only: the bundle is plain JavaScript.
  */
-import type { BrandProductsResponse, Product, ProductListResponse } from './products.ts';
+import type { BrandProductsResponse, Product, ProductListResponse, Subcategory } from './products.ts';
+import type { Captcha } from './quotes.ts';
+
+/**
+ * The quote form a product page carries for visitors without JavaScript (`?quote=1`): the gateway's security check,
+ * and after a refused POST /quote-request what they typed and what was wrong, so nothing they typed is lost.
+ */
+export interface QuoteFormState {
+  /** null when the quotes service could not issue one: the form says so and offers WhatsApp and e-mail. */
+  captcha: Captcha | null;
+  values?: Record<string, string>;
+  /** Field name ('' for the whole form) and message. */
+  errors?: { field: string; message: string }[];
+}
 
 /** What the gateway read for the page; `category`, `brand` and `id` are the address's segments, decoded. */
 export type PageData =
+  /** Home; `search` (with its first results page) when the address has ?search=. */
+  | { kind: 'home' }
+  | { kind: 'search'; search: string; page: number; list: ProductListResponse | null }
+  | { kind: 'categories'; subcategories: Subcategory[] }
+  | { kind: 'catalog'; page: number; search: string; list: ProductListResponse }
   | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
   | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
-  | { kind: 'product'; id: string; product: Product }
+  | { kind: 'product'; id: string; product: Product; quote?: QuoteFormState }
   /** About, FAQ, Contact and the policies: content from the site configuration, no catalogue data. */
   | { kind: 'static' };
 
-export interface RenderedMain {
-  /** The inside of <main>, as the app's route renders it. */
+export interface RenderedPage {
+  /** The inside of <div id="root">: the whole app (header, page, footer) as it renders that address. */
   html: string;
-  /** Query-cache entries for the browser (window.__PRELOADED_QUERIES__), so its first render has the data. */
+  /** Query-cache entries for the browser (window.__PRELOADED_QUERIES__), so it hydrates with the same data. */
   queries: { queryKey: readonly unknown[]; data: unknown }[];
 }
 
 /** What the bundle exports. */
 export interface EntryServer {
-  renderMain(url: string, data: PageData): RenderedMain;
+  renderPage(url: string, data: PageData): Promise<RenderedPage>;
 }

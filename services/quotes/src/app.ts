@@ -82,6 +82,13 @@ export function createApp(deps: QuotesDeps): Express {
         res.status(201).json({ success: true, id: randomUUID(), status: QUOTE_STATUS_PENDING, message: QUOTE_RECEIVED } satisfies QuoteRequestResponse);
         return;
       }
+      if (input.captchaToken) {
+        const check = await deps.captcha.check(input.captchaToken, input.captchaAnswer ?? Number.NaN, (id, exp) => store.useCaptchaToken(id, exp));
+        if (!check.ok) {
+          req.log.warn({ reason: check.reason }, 'quote request captcha refused');
+          throw new HttpError(400, check.message, [{ path: 'captchaAnswer', message: check.reason }]);
+        }
+      }
       let product;
       try {
         product = await deps.catalog.find(input.productId, requestId(req));

@@ -56,6 +56,23 @@ describe('quotes service over HTTP (SQLite, dev mailbox)', () => {
   });
 
   describe('POST /api/quote-requests', () => {
+    it('checks a security check when one is sent (the no-JavaScript form always sends one): wrong or reused is a 400 naming it', async () => {
+      const before = await svc.store.countQuoteRequests();
+      const c = await captcha(svc.url);
+      const wrong = await post(`${svc.url}/api/quote-requests`, validQuote({ captchaToken: c.token, captchaAnswer: String(c.num1 + c.num2 + 1) }));
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.issues).toEqual([{ path: 'captchaAnswer', message: 'wrong' }]);
+      expect(await svc.store.countQuoteRequests()).toBe(before);
+
+      const fresh = await captcha(svc.url);
+      const ok = await post(`${svc.url}/api/quote-requests`, validQuote({ captchaToken: fresh.token, captchaAnswer: String(fresh.num1 + fresh.num2) }));
+      expect(ok.status).toBe(201);
+      const again = await post(`${svc.url}/api/quote-requests`, validQuote({ captchaToken: fresh.token, captchaAnswer: fresh.num1 + fresh.num2 }));
+      expect(again.status).toBe(400);
+      expect(again.body.issues).toEqual([{ path: 'captchaAnswer', message: 'replayed' }]);
+      expect(await svc.store.countQuoteRequests()).toBe(before + 1);
+    });
+
     it('stores a valid request as pending and mails the buyer a confirmation and the seller every detail', async () => {
       const res = await post(`${svc.url}/api/quote-requests`, validQuote({ message: '<script>alert("x")</script> & more' }));
       expect(res.status).toBe(201);

@@ -43,8 +43,8 @@ const ShippingPolicyRoute = policyRoute('ShippingPolicyRoute');
 const DisclaimerRoute = policyRoute('DisclaimerRoute');
 const AdminPage = lazy(() => import('../features/admin/components/admin-page.tsx'));
 
-/** Spec section 2, route table. */
-const routes: RouteObject[] = [
+/** Spec section 2, route table (also rendered on the server: web/src/entry-server.tsx). */
+export const routes: RouteObject[] = [
   {
     path: '/',
     element: <RootLayout />,

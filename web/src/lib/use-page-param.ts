@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 
 /** The list page kept in the address (?page=n, spec section 4); 1 when absent or not a positive whole number. */
 export function usePageParam(): [number, (page: number) => void] {
@@ -21,4 +21,20 @@ export function usePageParam(): [number, (page: number) => void] {
     [setParams],
   );
   return [page, setPage];
+}
+
+/**
+ * The address of another page of this list: the current path and query with `page` replaced. Pagination is made of
+ * links to these, so it works from the server's HTML, before the app has started and without JavaScript.
+ */
+export function usePageHref(): (page: number) => string {
+  const { pathname, search } = useLocation();
+  return useCallback(
+    (page: number) => {
+      const p = new URLSearchParams(search);
+      p.set('page', String(Math.max(1, page)));
+      return `${pathname}?${p}`;
+    },
+    [pathname, search],
+  );
 }

@@ -13,9 +13,12 @@ export function SearchField({
   onChange,
   onClear,
   type = 'search',
+  name,
   className,
 }: {
   id: string;
+  /** The query parameter it sets when its form is submitted without the app (the gallery's `search`). */
+  name?: string;
   label: string;
   placeholder: string;
   value: string;
@@ -32,6 +35,7 @@ export function SearchField({
       <Search className="pointer-events-none absolute left-3 top-1/2 size-5 -translate-y-1/2 text-zinc-500" aria-hidden="true" />
       <input
         id={id}
+        name={name}
         type={type}
         placeholder={placeholder}
         value={value}

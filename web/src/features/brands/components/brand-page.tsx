@@ -50,7 +50,7 @@ function BrandProductCard({ product, priority }: { product: ProductSummary; prio
 /** /brands-available/:brand?page=n (spec section 2, brand page). */
 export default function BrandPage() {
   const { brand = '' } = useParams();
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const [filter, setFilter] = useState('');
   const q = useBrandProducts({ brand, page });
 
@@ -115,7 +115,7 @@ export default function BrandPage() {
           </ul>
         )}
         <div className="mt-10">
-          <Pagination page={page} totalPages={totalPages} onChange={setPage} label={`${brandName} pagination`} />
+          <Pagination page={page} totalPages={totalPages} label={`${brandName} pagination`} />
         </div>
         <aside className="mt-14 rounded-lg border-2 border-ink bg-white p-8">
           <h2 className="font-display text-2xl font-bold uppercase text-ink">Need help finding a {brandName} part?</h2>

@@ -92,16 +92,20 @@ export default function GalleryPage() {
           <div>
             <p className="text-sm font-extrabold uppercase tracking-[0.2em] text-safety">Catalogue</p>
             <h1 className="mt-3 font-display text-4xl font-extrabold uppercase leading-none sm:text-6xl">Industrial Parts Image Gallery</h1>
-            <SearchField
-              id="gallery-search"
-              type="text"
-              label="Search the gallery"
-              placeholder="Search by name, part number, brand..."
-              value={text}
-              onChange={setText}
-              onClear={clear}
-              className="mt-8"
-            />
+            {/* A GET form, so the search also works from the server's HTML; the app searches as the buyer types. */}
+            <form method="get" action="/catalog" role="search" onSubmit={(e) => e.preventDefault()}>
+              <SearchField
+                id="gallery-search"
+                name="search"
+                type="text"
+                label="Search the gallery"
+                placeholder="Search by name, part number, brand..."
+                value={text}
+                onChange={setText}
+                onClear={clear}
+                className="mt-8"
+              />
+            </form>
           </div>
           <dl className="grid grid-cols-3 gap-3">
             {[

@@ -2,23 +2,44 @@ import { categoryPath } from '@forgeline/contracts/slug';
 import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { ArrowRight, Boxes, Factory, Layers, MessageCircle, SearchX, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Button, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useSubcategories } from '../api/get-subcategories.ts';
 
 const fmt = new Intl.NumberFormat('en-US');
+/** Cards a page: a catalogue of 500,000 parts has thousands of brand and category pairs. */
+const PAGE_SIZE = 60;
 
 /** /categories: one card per brand and category pair, filtered by name, brand or category (spec section 2). */
 export default function BrowseByBrandPage() {
   useDocumentTitle('Browse by Brand');
   const q = useSubcategories();
-  const [filter, setFilter] = useState('');
+  const [params, setParams] = useSearchParams();
+  // ?filter= is where the box's form sends its text without JavaScript (the app filters as the buyer types).
+  const [filter, setFilterText] = useState(() => params.get('filter') ?? '');
+  const [page] = usePageParam();
+  // A new filter shows its first page.
+  const setFilter = (text: string) => {
+    setFilterText(text);
+    if (page > 1) {
+      setParams(
+        (prev) => {
+          const p = new URLSearchParams(prev);
+          p.delete('page');
+          return p;
+        },
+        { replace: true },
+      );
+    }
+  };
 
   const items = q.data ?? [];
   const visible = useMemo(() => {
@@ -34,6 +55,8 @@ export default function BrowseByBrandPage() {
     }),
     [items],
   );
+  const totalPages = Math.max(1, Math.ceil(visible.length / PAGE_SIZE));
+  const shown = visible.slice((Math.min(page, totalPages) - 1) * PAGE_SIZE, Math.min(page, totalPages) * PAGE_SIZE);
 
   return (
     <>
@@ -44,7 +67,9 @@ export default function BrowseByBrandPage() {
           <p className="mt-3 max-w-2xl text-zinc-300">
             Pick a brand and equipment category to see every part we carry for it.
           </p>
-          <SearchField id="brand-filter" label="Search brands" placeholder="Search brands..." value={filter} onChange={setFilter} className="mt-8" />
+          <form method="get" action="/categories" role="search" onSubmit={(e) => e.preventDefault()}>
+            <SearchField id="brand-filter" name="filter" label="Search brands" placeholder="Search brands..." value={filter} onChange={setFilter} className="mt-8" />
+          </form>
         </div>
       </section>
 
@@ -83,27 +108,32 @@ export default function BrowseByBrandPage() {
                 {filter ? `Nothing matches “${filter}”. Try another brand or category.` : 'The catalogue is empty for now.'}
               </StateMessage>
             ) : (
-              <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-                {visible.map((s) => (
-                  <li key={s.id}>
-                    <article className="flex h-full flex-col rounded-lg border border-zinc-200 bg-white p-5 shadow-sm transition hover:border-ink">
-                      <p className="text-xs font-bold uppercase tracking-wider text-safety-deep">{s.category}</p>
-                      <h2 className="mt-1 font-display text-2xl font-bold uppercase leading-tight text-ink">{displayBrand(s.brand)}</h2>
-                      <p className="mt-1 text-sm text-steel">{s.name}</p>
-                      <p className="mt-4 text-sm text-steel">
-                        <span className="font-semibold text-ink">{fmt.format(s.productCount)}</span> products
-                      </p>
-                      <Link
-                        to={categoryPath(s.category, s.brand)}
-                        className="mt-5 inline-flex h-10 items-center justify-between rounded-md bg-ink px-4 text-sm font-semibold text-white hover:bg-ink-soft"
-                        aria-label={`View Parts: ${displayBrand(s.brand)} ${s.category}`}
-                      >
-                        View Parts <ArrowRight className="size-4 text-safety" aria-hidden="true" />
-                      </Link>
-                    </article>
-                  </li>
-                ))}
-              </ul>
+              <>
+                <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+                  {shown.map((s) => (
+                    <li key={s.id}>
+                      <article className="flex h-full flex-col rounded-lg border border-zinc-200 bg-white p-5 shadow-sm transition hover:border-ink">
+                        <p className="text-xs font-bold uppercase tracking-wider text-safety-deep">{s.category}</p>
+                        <h2 className="mt-1 font-display text-2xl font-bold uppercase leading-tight text-ink">{displayBrand(s.brand)}</h2>
+                        <p className="mt-1 text-sm text-steel">{s.name}</p>
+                        <p className="mt-4 text-sm text-steel">
+                          <span className="font-semibold text-ink">{fmt.format(s.productCount)}</span> products
+                        </p>
+                        <Link
+                          to={categoryPath(s.category, s.brand)}
+                          className="mt-5 inline-flex h-10 items-center justify-between rounded-md bg-ink px-4 text-sm font-semibold text-white hover:bg-ink-soft"
+                          aria-label={`View Parts: ${displayBrand(s.brand)} ${s.category}`}
+                        >
+                          View Parts <ArrowRight className="size-4 text-safety" aria-hidden="true" />
+                        </Link>
+                      </article>
+                    </li>
+                  ))}
+                </ul>
+                <div className="mt-10">
+                  <Pagination page={Math.min(page, totalPages)} totalPages={totalPages} label="Brands and categories pagination" />
+                </div>
+              </>
             )}
           </>
         )}

@@ -20,7 +20,7 @@ const fmt = new Intl.NumberFormat('en-US');
 /** /category/:name and /category/:name/:brand — 75 per page, pagination top and bottom (spec section 2). */
 export default function CategoryPage() {
   const { name = '', brand } = useParams();
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const q = useCategoryProducts({ category: name, brand, page });
 
   const categoryTitle = titleFromSlug(name);
@@ -37,7 +37,7 @@ export default function CategoryPage() {
   }
 
   const products = q.data?.products ?? [];
-  const pager = <Pagination page={page} totalPages={totalPages} onChange={setPage} label={`${title} pagination`} />;
+  const pager = <Pagination page={page} totalPages={totalPages} label={`${title} pagination`} />;
 
   return (
     <>

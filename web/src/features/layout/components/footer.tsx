@@ -42,7 +42,7 @@ export function Footer() {
   return (
     <footer className="bg-ink text-zinc-300">
       <div className="hazard-stripe h-2" aria-hidden="true" />
-      <div className="container-page grid gap-10 py-14 sm:grid-cols-2 lg:grid-cols-[1.5fr_1fr_1fr_1.3fr]">
+      <div id="site-links" className="container-page grid gap-10 py-14 sm:grid-cols-2 lg:grid-cols-[1.5fr_1fr_1fr_1.3fr]">
         <div>
           <BrandMark />
           <p className="mt-4 max-w-sm text-sm leading-relaxed">{site.tagline}. OEM, genuine and aftermarket parts for mining, construction, agriculture, material handling and power generation.</p>

@@ -54,16 +54,21 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
             <MessageCircle className="size-5 sm:size-4" aria-hidden="true" />
             <span className="sr-only sm:not-sr-only">Chat Now</span>
           </a>
-          <button
-            type="button"
+          {/* A link to the footer's page links until the app runs (server HTML, no JavaScript); then it toggles the menu. */}
+          <a
+            href="#site-links"
+            role="button"
             className="grid size-10 place-items-center rounded-md border border-ink-line text-white hover:bg-ink-soft md:hidden"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
-            onClick={() => setMenuOpen((o) => !o)}
+            onClick={(e) => {
+              e.preventDefault();
+              setMenuOpen((o) => !o);
+            }}
           >
             {menuOpen ? <X className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
-          </button>
+          </a>
         </div>
       </div>
 

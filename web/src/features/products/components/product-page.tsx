@@ -3,10 +3,10 @@ import { categoryPath } from '@forgeline/contracts/slug';
 import { productQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { ArrowLeft, BadgeCheck, FileQuestion, MessageCircle, PackageX, Share2, ShieldCheck, Truck, Undo2, Zap } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
-import { Button, ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { Button, ButtonLink, buttonClass, ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
@@ -14,6 +14,8 @@ import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { scheduleClearPreloadedProduct, takePreloadedProduct } from '../../../lib/preloaded-product.ts';
+import { useServerQuoteForm } from '../../../lib/server-quote-form.ts';
+import { QuoteRequestForm } from '../../quotes/components/quote-request-form.tsx';
 import { useProduct } from '../api/get-product.ts';
 import { ProductGallery } from './product-gallery.tsx';
 import { ProductTabs } from './product-tabs.tsx';
@@ -53,7 +55,28 @@ async function share(product: Product) {
 
 function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?: (p: QuoteDialogSlotProps) => ReactNode }) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [params, setParams] = useSearchParams();
+  const quoteParam = params.get('quote');
+  const serverQuoteForm = useServerQuoteForm();
   const [quoteOpen, setQuoteOpen] = useState(false);
+  // ?quote=1 (where "Get Instant Quote" leads) opens the dialog; after mounting, so the first render matches the server's.
+  useEffect(() => {
+    if (quoteParam === '1') setQuoteOpen(true);
+  }, [quoteParam]);
+  const onQuoteOpenChange = (open: boolean) => {
+    setQuoteOpen(open);
+    if (!open && quoteParam) {
+      setParams(
+        (prev) => {
+          const p = new URLSearchParams(prev);
+          p.delete('quote');
+          return p;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+    }
+  };
   const images = product.images.length ? product.images : product.imageUrl ? [product.imageUrl] : [];
   const brand = product.brandName || product.brand;
   const extraTags = Math.max(0, product.tags.length - MOBILE_TAG_LIMIT);
@@ -71,9 +94,18 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
             { label: product.name },
           ]}
         />
-        <Button variant="ghost" size="sm" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/catalog'))}>
+        <Link
+          to="/catalog"
+          className={buttonClass('ghost', 'sm')}
+          onClick={(e) => {
+            if (window.history.length > 1) {
+              e.preventDefault();
+              navigate(-1);
+            }
+          }}
+        >
           <ArrowLeft className="size-4" aria-hidden="true" /> Back
-        </Button>
+        </Link>
       </div>
 
       <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
@@ -135,9 +167,17 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
           {product.description ? <p className="mt-5 leading-relaxed text-steel">{product.description}</p> : null}
 
           <div className="mt-6 grid gap-3 sm:grid-cols-2">
-            <Button size="lg" onClick={() => setQuoteOpen(true)}>
+            {/* A link, so it works before the app has started (and without JavaScript, to the form below); the app opens the dialog. */}
+            <a
+              href={`${pathname}?quote=1#quote`}
+              className={buttonClass('primary', 'lg')}
+              onClick={(e) => {
+                e.preventDefault();
+                setQuoteOpen(true);
+              }}
+            >
               <Zap className="size-5" aria-hidden="true" /> Get Instant Quote
-            </Button>
+            </a>
             <ExternalButtonLink href={whatsappLink(productQuoteText(product), site.whatsappNumber)} variant="whatsapp" size="lg">
               <MessageCircle className="size-5" aria-hidden="true" /> Chat on WhatsApp
             </ExternalButtonLink>
@@ -156,6 +196,13 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
         </div>
       </div>
 
+      {quoteParam === '1' || quoteParam === 'sent' ? (
+        // Without JavaScript the browser shows this form; with it, React and the browser ignore a <noscript>'s content.
+        <noscript>
+          <QuoteRequestForm product={product} state={serverQuoteForm} sent={quoteParam === 'sent'} />
+        </noscript>
+      ) : null}
+
       <div className="mt-10">
         <ProductTabs product={product} />
       </div>
@@ -163,7 +210,7 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
       {quoteDialog
         ? quoteDialog({
             open: quoteOpen,
-            onOpenChange: setQuoteOpen,
+            onOpenChange: onQuoteOpenChange,
             product: { id: product.id, name: product.name, sku: product.sku, partNumber: product.partNumber },
           })
         : null}

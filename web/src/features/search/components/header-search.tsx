@@ -100,9 +100,13 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
   const optionId = (i: number) => `${baseId}-opt-${i}`;
 
   return (
+    // A GET form to the results page (/?search=…): it searches from the server's HTML, before the app has started
+    // and without JavaScript; the app handles the submit itself.
     <form
       ref={rootRef}
       role="search"
+      action="/"
+      method="get"
       className="relative w-full"
       onSubmit={(e) => {
         e.preventDefault();
@@ -117,6 +121,7 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
         <input
           ref={inputRef}
           id={`${baseId}-input`}
+          name="search"
           type="text"
           role="combobox"
           aria-autocomplete="list"

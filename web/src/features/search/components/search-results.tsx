@@ -11,7 +11,7 @@ import { useSearchProducts } from '../api/search-products.ts';
 
 /** Home with ?search=: every hit, 48 per page, page kept in the address. */
 export function SearchResults({ search }: { search: string }) {
-  const [page, setPage] = usePageParam();
+  const [page] = usePageParam();
   const q = useSearchProducts(search, SEARCH_RESULTS_PAGE_SIZE, (page - 1) * SEARCH_RESULTS_PAGE_SIZE);
   const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
   const totalPages = q.data?.pagination.totalPages ?? 1;
@@ -47,7 +47,7 @@ export function SearchResults({ search }: { search: string }) {
           <>
             <ProductGrid products={q.data.products} priorityCount={4} />
             <div className="mt-10">
-              <Pagination page={page} totalPages={totalPages} onChange={setPage} label="Search results pagination" />
+              <Pagination page={page} totalPages={totalPages} label="Search results pagination" />
             </div>
           </>
         )}
