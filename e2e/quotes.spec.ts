@@ -22,7 +22,7 @@ async function openProduct(page: Page) {
   const { products } = (await res.json()) as { products: { id: string; name: string; sku: string; slug: string }[] };
   const product = products[0]!;
   await page.goto(`/products/${product.id}/${product.slug}`);
-  await page.getByRole('button', { name: 'Get Instant Quote' }).click();
+  await page.getByRole('link', { name: 'Get Instant Quote' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Get Instant Quote' })).toBeVisible();
   return { product, dialog };
@@ -59,7 +59,7 @@ test.describe('quote dialog', () => {
     // closing resets: the form is empty again next time, with a new math check
     await dialog.getByRole('button', { name: 'Close' }).first().click();
     await expect(dialog).toBeHidden();
-    await page.getByRole('button', { name: 'Get Instant Quote' }).click();
+    await page.getByRole('link', { name: 'Get Instant Quote' }).click();
     await expect(page.getByRole('dialog').getByLabel(/^Full Name/)).toHaveValue('');
   });
 

@@ -258,18 +258,18 @@ test('category pagination moves and keeps ?page= in the address', async ({ page,
   test.skip(category.count <= 75, `the seeded catalogue's biggest category has ${category.count} products, one page only`);
   await page.goto(`/category/${category.slug}`);
   const top = page.getByRole('navigation', { name: /pagination/i }).first();
-  await top.getByRole('button', { name: 'Page 2' }).click();
+  await top.getByRole('link', { name: 'Page 2' }).click();
   await expect(page).toHaveURL(/[?&]page=2\b/);
   await expect(page.getByText(/Page 2 of \d+/).first()).toBeVisible();
-  await expect(top.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(top.getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
   await expect(page).toHaveTitle(/Page 2 of \d+/);
 
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Page 2' }).first()).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('link', { name: 'Page 2' }).first()).toHaveAttribute('aria-current', 'page');
 
-  await page.getByRole('navigation', { name: /pagination/i }).last().getByRole('button', { name: /Previous/ }).click();
+  await page.getByRole('navigation', { name: /pagination/i }).last().getByRole('link', { name: /Previous/ }).click();
   await expect(page).toHaveURL(/[?&]page=1\b/);
-  await page.getByRole('navigation', { name: /pagination/i }).first().getByRole('button', { name: /Next/ }).click();
+  await page.getByRole('navigation', { name: /pagination/i }).first().getByRole('link', { name: /Next/ }).click();
   await expect(page).toHaveURL(/[?&]page=2\b/);
 });
 
@@ -278,14 +278,14 @@ test('full search results page through ?page= and keep the search', async ({ pag
   test.skip(res.pagination.totalPages < 3, `only ${res.pagination.totalPages} page(s) of results for "filter"`);
   await page.goto('/?search=filter');
   const nav = page.getByRole('navigation', { name: 'Search results pagination' });
-  await nav.getByRole('button', { name: 'Page 2' }).click();
+  await nav.getByRole('link', { name: 'Page 2' }).click();
   await expect(page).toHaveURL(/\?search=filter&page=2$/);
-  await nav.getByRole('button', { name: /Next/ }).click();
+  await nav.getByRole('link', { name: /Next/ }).click();
   await expect(page).toHaveURL(/\?search=filter&page=3$/);
-  await expect(nav.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
   await page.goBack();
   await expect(page).toHaveURL(/\?search=filter&page=2$/);
-  await expect(nav.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
 });
 
 test('brand page pagination keeps ?page=', async ({ page, request }) => {
@@ -295,8 +295,8 @@ test('brand page pagination keeps ?page=', async ({ page, request }) => {
   const [brandSlug, count] = [...byBrand.entries()].sort((a, b) => b[1] - a[1])[0]!;
   test.skip(count <= 75, `the biggest brand has ${count} products, one page only`);
   await page.goto(`/brands-available/${brandSlug}?page=2`);
-  await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
-  await page.getByRole('button', { name: 'Page 1' }).click();
+  await expect(page.getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await page.getByRole('link', { name: 'Page 1' }).click();
   await expect(page).toHaveURL(/[?&]page=1\b/);
 });
 
@@ -312,17 +312,17 @@ test('gallery page input accepts only 1 to the last page', async ({ page }) => {
   await expect(input).toHaveValue(String(last));
   await input.press('Enter');
   await expect(page).toHaveURL(new RegExp(`[?&]page=${last}\\b`));
-  await expect(nav.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  await expect(nav.getByRole('link', { name: 'Next page' })).toBeDisabled();
 
   await input.fill('0');
   await expect(input).toHaveValue('1');
   await input.press('Enter');
   await expect(page).toHaveURL(/[?&]page=1\b/);
-  await expect(nav.getByRole('button', { name: 'First page' })).toBeDisabled();
+  await expect(nav.getByRole('link', { name: 'First page' })).toBeDisabled();
 
-  await nav.getByRole('button', { name: 'Last page' }).click();
+  await nav.getByRole('link', { name: 'Last page' }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]page=${last}\\b`));
-  await nav.getByRole('button', { name: 'Previous page' }).click();
+  await nav.getByRole('link', { name: 'Previous page' }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]page=${last - 1}\\b`));
 });
 
@@ -390,7 +390,7 @@ test.describe('header search dropdown', () => {
     await box.press('Enter');
     await expect(page).toHaveURL(/\/products\/[^/]+\/[^/]+$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
-    await expect(page.getByRole('button', { name: 'Get Instant Quote' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Get Instant Quote' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Chat on WhatsApp' })).toHaveAttribute('href', /^https:\/\/wa\.me\/\d+\?text=/);
     await expect(box).toHaveValue('');
   });

@@ -211,6 +211,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     chunkSizeWarningLimit: 400,
     // The server-rendering bundle (src/entry-server.tsx, for the gateway) needs no public files beside it.
     copyPublicDir: !isSsrBuild,
+    // The server bundle is one file: the gateway imports it with a version query (to pick up a rebuild), and a chunk
+    // importing '../entry-server.js' back would get a second copy of every module (React, the contexts).
+    rolldownOptions: isSsrBuild ? { output: { codeSplitting: false } } : undefined,
   },
   // One self-contained file for the gateway: it runs without the web app's node_modules (a slim container),
   // with React's production build whatever NODE_ENV the gateway runs under.

@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 
 export { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
@@ -24,6 +24,12 @@ export const test = base.extend({
         return res;
       };
     }
+    // A server-rendered page that React cannot hydrate as it is gets drawn again (main.tsx logs it): a defect.
+    const hydrationErrors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Hydration|Minified React error #4(18|19|21|23|25)/.test(m.text())) hydrationErrors.push(`${page.url()}: ${m.text()}`);
+    });
     await use(page);
+    expect(hydrationErrors, 'hydration errors').toEqual([]);
   },
 });

@@ -17,9 +17,10 @@ const off = 'pointer-events-none border-zinc-300 bg-white text-ink opacity-40';
 function PageLink({ to, label, children }: { to: string | null; label?: string; children: ReactNode }) {
   if (to === null) {
     return (
-      <span className={cn(cell, off)} aria-disabled="true" aria-label={label}>
+      // A link with nowhere to go: announced as a disabled link, not focusable, not clickable.
+      <a role="link" className={cn(cell, off)} aria-disabled="true" aria-label={label}>
         {children}
-      </span>
+      </a>
     );
   }
   return (

@@ -1,0 +1,101 @@
+import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
+
+/**
+ * Every public route fits a 320 px and a 360 px phone with the brand's shipped fonts, and with them blocked (the
+ * metric-matched fallbacks only, as on a slow connection before they arrive or where they are refused): no sideways
+ * scrolling, nothing cut off at the right edge. The machine's own fonts do not matter: the app ships the ones it names.
+ */
+
+interface Summary {
+  id: string;
+  slug: string;
+}
+interface Subcategory {
+  brandSlug: string;
+  categorySlug: string;
+  productCount: number;
+}
+
+async function publicRoutes(request: APIRequestContext): Promise<string[]> {
+  const subs = (await (await request.get('/api/subcategories')).json()) as Subcategory[];
+  const sub = [...subs].sort((a, b) => b.productCount - a.productCount)[0]!;
+  const product = ((await (await request.get('/api/catalog/products?limit=1')).json()) as { products: Summary[] }).products[0]!;
+  return [
+    '/',
+    '/?search=hydraulic%20filter',
+    '/categories',
+    '/catalog',
+    `/category/${sub.categorySlug}`,
+    `/category/${sub.categorySlug}/${sub.brandSlug}`,
+    `/brands-available/${sub.brandSlug}`,
+    `/products/${product.id}/${product.slug}`,
+    '/about',
+    '/faq',
+    '/contact',
+    '/privacy',
+    '/refund-policy',
+    '/shipping-policy',
+    '/disclaimer',
+    '/no-such-page',
+  ];
+}
+
+/**
+ * In the page: the document's horizontal overflow, and the visible elements whose box ends past the viewport's
+ * right edge (outside a sideways-scrolling container, a hidden carousel slide or a screen-reader-only label).
+ */
+const OVERFLOW = `(() => {
+  const vw = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('[aria-hidden="true"], [inert], .sr-only, noscript, script, style, template')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= vw + 0.5) continue;
+    let scroller = false;
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') { scroller = true; break; }
+    }
+    if (scroller) continue;
+    const s = getComputedStyle(el);
+    if (s.visibility === 'hidden' || s.position === 'fixed' && r.left >= vw) continue;
+    out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + '.' + String(el.className).split(' ').slice(0, 4).join('.') + ' right=' + Math.round(r.right) + ' "' + (el.textContent || '').trim().slice(0, 40) + '"');
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, viewport: vw, offenders: out.slice(0, 8), fonts: [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family + ' ' + f.weight) };
+})()`;
+
+async function check(page: Page, path: string, width: number) {
+  await page.goto(path);
+  await page.evaluate('document.fonts.ready');
+  const r = (await page.evaluate(OVERFLOW)) as { scrollWidth: number; viewport: number; offenders: string[]; fonts: string[] };
+  expect(r.offenders, `${path} at ${width} px: elements past the right edge`).toEqual([]);
+  expect(r.scrollWidth, `${path} at ${width} px: page wider than the screen`).toBeLessThanOrEqual(r.viewport);
+  return r;
+}
+
+for (const width of [320, 360]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 740 }, isMobile: true, hasTouch: true });
+
+    test('with the shipped fonts, every public route fits', async ({ page, request }) => {
+      const seen = new Set<string>();
+      for (const path of await publicRoutes(request)) for (const f of (await check(page, path, width)).fonts) seen.add(f);
+      // The brand's fonts really were used (and came from the app, not the machine).
+      expect([...seen].some((f) => /^Inter \d/.test(f))).toBe(true);
+      expect([...seen].some((f) => /^Barlow Condensed \d/.test(f))).toBe(true);
+    });
+
+    test('with the font files blocked (fallbacks only), every public route fits', async ({ page, request }) => {
+      let blocked = 0;
+      await page.route(/\.woff2(\?|$)/, (route) => {
+        blocked++;
+        return route.abort();
+      });
+      for (const path of await publicRoutes(request)) {
+        const r = await check(page, path, width);
+        expect(r.fonts.filter((f) => /^(Inter|Barlow Condensed) \d/.test(f)), path).toEqual([]);
+      }
+      expect(blocked).toBeGreaterThan(0);
+    });
+  });
+}

@@ -1,0 +1,140 @@
+import { mailsMentioning } from './support/dev-mailbox.ts';
+import { expect, test, type APIRequestContext } from './support/test.ts';
+
+/**
+ * A buyer without JavaScript (or tapping before the app has started: the same HTML) can browse, search, open a part
+ * and ask for a quote. Every control here is the server's HTML: links and forms, nothing the app adds.
+ */
+test.use({ javaScriptEnabled: false });
+
+interface Summary {
+  id: string;
+  name: string;
+  slug: string;
+}
+interface ListResponse {
+  products: Summary[];
+  pagination: { totalProducts: number; totalPages: number };
+}
+interface Subcategory {
+  category: string;
+  categorySlug: string;
+  productCount: number;
+}
+
+async function getJson<T>(request: APIRequestContext, path: string): Promise<T> {
+  const res = await request.get(path);
+  expect(res.ok(), `${path} answered ${res.status()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test('browse: from the brand index to a category, through its pages by the pagination links', async ({ page, request }) => {
+  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
+  const totals = new Map<string, { slug: string; name: string; count: number }>();
+  for (const s of subs) {
+    const t = totals.get(s.categorySlug) ?? { slug: s.categorySlug, name: s.category, count: 0 };
+    t.count += s.productCount;
+    totals.set(s.categorySlug, t);
+  }
+  const big = [...totals.values()].sort((a, b) => b.count - a.count)[0]!;
+  test.skip(big.count <= 75, `the biggest category has ${big.count} products, one page only`);
+
+  // The brand index is paged too, and its filter box is a form.
+  await page.goto('/categories');
+  await expect(page.getByRole('heading', { level: 1, name: 'Browse by Brand' })).toBeVisible();
+  await page.getByPlaceholder('Search brands...').fill(big.name);
+  await page.getByPlaceholder('Search brands...').press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/categories\\?filter=`));
+  await page.getByRole('link', { name: new RegExp(`^View Parts: .* ${escape(big.name)}$`) }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/category/${big.slug}/`));
+
+  await page.goto(`/category/${big.slug}`);
+  const top = page.getByRole('navigation', { name: /pagination/i }).first();
+  await expect(top.getByRole('link', { name: /Previous/ })).toBeDisabled();
+  await top.getByRole('link', { name: /Next/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/category/${big.slug}\\?page=2$`));
+  await expect(page.getByText(/Page 2 of \d+/).first()).toBeVisible();
+  const second = await getJson<ListResponse>(request, `/api/products?category=${big.slug}&limit=75&offset=75`);
+  await expect(page.getByRole('link', { name: second.products[0]!.name }).first()).toBeVisible();
+  await page.getByRole('navigation', { name: /pagination/i }).last().getByRole('link', { name: 'Page 1' }).click();
+  await expect(page).toHaveURL(new RegExp(`/category/${big.slug}\\?page=1$`));
+});
+
+test('search from the header, page through the results, open a part', async ({ page, request }) => {
+  const results = await getJson<ListResponse>(request, '/api/products?search=filter&limit=48');
+  await page.goto('/about');
+  const box = page.getByRole('combobox', { name: /search parts/i }).first();
+  await box.fill('filter');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/\?search=filter$/);
+  await expect(page.getByRole('heading', { level: 1, name: /Results for .filter./ })).toBeVisible();
+  const hit = results.products[0]!;
+  if (results.pagination.totalPages > 1) {
+    await page.getByRole('navigation', { name: 'Search results pagination' }).getByRole('link', { name: 'Page 2' }).click();
+    await expect(page).toHaveURL(/\/\?search=filter&page=2$/);
+    await page.goBack();
+  }
+  await page.getByRole('link', { name: new RegExp(escape(hit.name)) }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/products/${hit.id}/`));
+  await expect(page.getByRole('heading', { level: 1, name: hit.name })).toBeVisible();
+});
+
+test('the gallery: its page box and search box are forms', async ({ page }) => {
+  await page.goto('/catalog');
+  const nav = page.getByRole('navigation', { name: 'Gallery pagination' }).first();
+  const input = nav.getByRole('spinbutton', { name: 'Page' });
+  test.skip(Number(await input.getAttribute('max')) < 3, 'the gallery has fewer than 3 pages');
+  await input.fill('3');
+  await input.press('Enter');
+  await expect(page).toHaveURL(/\/catalog\?page=3$/);
+  await expect(page.getByText(/Page 3 of \d+/).first()).toBeVisible();
+  await page.getByRole('textbox', { name: 'Search the gallery' }).fill('filter');
+  await page.getByRole('textbox', { name: 'Search the gallery' }).press('Enter');
+  await expect(page).toHaveURL(/\/catalog\?search=filter$/);
+  await expect(page.getByText(/products for “filter”/)).toBeVisible();
+});
+
+test('ask for a quote: Get Instant Quote leads to a form that sends the request, and a mistake keeps what was typed', async ({ page, request }) => {
+  const p = (await getJson<ListResponse>(request, '/api/catalog/products?limit=1&offset=7')).products[0]!;
+  await page.goto(`/products/${p.id}/${p.slug}`);
+  await page.getByRole('link', { name: 'Get Instant Quote' }).click();
+  await expect(page).toHaveURL(new RegExp(`/products/${p.id}/${p.slug}\\?quote=1#quote$`));
+  const form = page.getByRole('region', { name: 'Get Instant Quote' });
+  await expect(form).toBeVisible();
+
+  const email = `nojs-${Date.now()}@example.com`;
+  await form.getByLabel('Full Name').fill('Grace Buyer');
+  await form.getByLabel('Business Email').fill(email);
+  await form.getByLabel('Country').selectOption({ label: 'Chile (+56)' });
+  await form.getByLabel('Quantity Required').fill('6');
+  await form.getByLabel('Additional Requirements & Message').fill('For the 793F fleet');
+  // A wrong sum first: the page comes back with the reason and everything typed.
+  await form.getByLabel(/Security check/).fill('999');
+  await form.getByRole('button', { name: 'Send Quote Request' }).click();
+  const again = page.getByRole('region', { name: 'Get Instant Quote' });
+  await expect(again.getByText(/math problem/i)).toBeVisible();
+  await expect(again.getByLabel('Full Name')).toHaveValue('Grace Buyer');
+  await expect(again.getByLabel('Business Email')).toHaveValue(email);
+  await expect(again.getByLabel('Quantity Required')).toHaveValue('6');
+  await expect(again.getByLabel('Additional Requirements & Message')).toHaveValue('For the 793F fleet');
+
+  const question = (await again.getByText(/Security check: what is \d+ \+ \d+\?/).textContent())!;
+  const [, a, b] = /what is (\d+) \+ (\d+)/.exec(question)!;
+  await again.getByLabel(/Security check/).fill(String(Number(a) + Number(b)));
+  await again.getByRole('button', { name: 'Send Quote Request' }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?quote=sent#quote$`));
+  await expect(page.getByRole('region', { name: 'Quote Request Sent' }).getByRole('status')).toContainText('received');
+  // The same request the dialog sends: stored and confirmed to the buyer by mail.
+  await expect.poll(() => mailsMentioning(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
+});
+
+test('the phone menu button leads to the page links without JavaScript', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/faq');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page).toHaveURL(/#site-links$/);
+  await page.getByRole('link', { name: 'Image Gallery' }).click();
+  await expect(page).toHaveURL(/\/catalog$/);
+});
