@@ -210,12 +210,12 @@ describe('docker-compose.yml', () => {
 describe('infra/nginx/default.conf', () => {
   const conf = fs.readFileSync(path.join(root, 'infra/nginx/default.conf'), 'utf8');
 
-  it('sends the API, media, sitemaps and robots.txt to the gateway on its compose port', () => {
+  it('sends the API, media, sitemaps, robots.txt and the no-JavaScript quote form to the gateway on its compose port', () => {
     expect(conf).toContain(`server gateway:${envOf('gateway').PORT};`);
-    for (const location of ['location /api/', 'location /media/', 'sitemap[^/]*\\.xml|robots\\.txt']) {
+    for (const location of ['location /api/', 'location /media/', 'sitemap[^/]*\\.xml|robots\\.txt', 'location = /quote-request']) {
       expect(conf).toContain(location);
     }
-    expect(conf.match(/proxy_pass http:\/\/gateway;/g)?.length).toBeGreaterThanOrEqual(4);
+    expect(conf.match(/proxy_pass http:\/\/gateway;/g)?.length).toBeGreaterThanOrEqual(5);
   });
 
   it('falls back to the app shell for page paths when the gateway is down', () => {
