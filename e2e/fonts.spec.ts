@@ -64,8 +64,10 @@ const OVERFLOW = `(() => {
   return { scrollWidth: document.documentElement.scrollWidth, viewport: vw, offenders: out.slice(0, 8), fonts: [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family + ' ' + f.weight) };
 })()`;
 
-async function check(page: Page, path: string, width: number) {
+async function check(page: Page, path: string, width: number, fonts: 'shipped' | 'blocked') {
   await page.goto(path);
+  // After the visit's first page the fonts are switched on from the first paint (<html data-fonts>).
+  if (fonts === 'shipped') await page.waitForSelector('html[data-fonts]', { state: 'attached' });
   await page.evaluate('document.fonts.ready');
   const r = (await page.evaluate(OVERFLOW)) as { scrollWidth: number; viewport: number; offenders: string[]; fonts: string[] };
   expect(r.offenders, `${path} at ${width} px: elements past the right edge`).toEqual([]);
@@ -78,8 +80,11 @@ for (const width of [320, 360]) {
     test.use({ viewport: { width, height: 740 }, isMobile: true, hasTouch: true });
 
     test('with the shipped fonts, every public route fits', async ({ page, request }) => {
+      // The visit's first page fetches the fonts after its largest paint; later pages use them from the start.
+      await page.goto('/about');
+      await page.waitForSelector('html[data-fonts-ready]', { state: 'attached' });
       const seen = new Set<string>();
-      for (const path of await publicRoutes(request)) for (const f of (await check(page, path, width)).fonts) seen.add(f);
+      for (const path of await publicRoutes(request)) for (const f of (await check(page, path, width, 'shipped')).fonts) seen.add(f);
       // The brand's fonts really were used (and came from the app, not the machine).
       expect([...seen].some((f) => /^Inter \d/.test(f))).toBe(true);
       expect([...seen].some((f) => /^Barlow Condensed \d/.test(f))).toBe(true);
@@ -92,10 +97,24 @@ for (const width of [320, 360]) {
         return route.abort();
       });
       for (const path of await publicRoutes(request)) {
-        const r = await check(page, path, width);
+        const r = await check(page, path, width, 'blocked');
         expect(r.fonts.filter((f) => /^(Inter|Barlow Condensed) \d/.test(f)), path).toEqual([]);
       }
       expect(blocked).toBeGreaterThan(0);
     });
   });
 }
+
+test('the first page of a visit keeps its fonts while read; the fonts switch on at the next navigation, then from the first paint', async ({ page }) => {
+  await page.goto('/faq');
+  await page.waitForSelector('html[data-fonts-ready]', { state: 'attached' });
+  // Fetched, but not swapped under the reader: no relayout of the page being read.
+  expect(await page.evaluate('document.documentElement.hasAttribute("data-fonts")')).toBe(false);
+  expect(await page.evaluate("getComputedStyle(document.body).fontFamily")).not.toMatch(/^"?Inter"?,/);
+  await page.getByRole('link', { name: 'Company Info' }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await page.waitForSelector('html[data-fonts]', { state: 'attached' });
+  expect(await page.evaluate("getComputedStyle(document.body).fontFamily")).toMatch(/^"?Inter"?,/);
+  await page.reload();
+  expect(await page.evaluate('document.documentElement.hasAttribute("data-fonts")')).toBe(true);
+});

@@ -3,7 +3,10 @@
  *
  * - The brand's fonts, shipped with the app (woff2 from the @fontsource packages, latin and latin-ext subsets, the
  *   browser downloads only the subsets a page's text uses): Inter (variable, 100–900) for text, Barlow Condensed
- *   700 and 800 for headings. `font-display: swap`: text shows at once in the fallback, then swaps.
+ *   700 and 800 for headings. `font-display: swap`.
+ * - The visit's first page paints with the adjusted fallbacks; the fonts load right after its largest paint (Inter
+ *   first) and are switched on together (<html data-fonts>) at the next navigation, then from the first paint of
+ *   every later page (web/vite.config.ts fontLoader says why).
  * - A metric-adjusted fallback face per font and per local system font, so the swap moves nothing: `size-adjust`
  *   makes the local font's average character as wide as the brand font's (capsize's English-weighted average), and
  *   the ascent/descent/line-gap overrides give its lines the brand font's height. The browser takes the first
@@ -145,8 +148,10 @@ function fallbackFace(family: string, weight: string, local: { names: string[]; 
 }
 
 /** The font-family value: the shipped font, its fallbacks in order, the generic family. */
-export const stack = (font: Shipped) =>
-  [`'${font.family}'`, ...font.fallbacks.map((f) => `'${font.family} Fallback ${f.tag}'`), font.generic].join(', ');
+export const stack = (font: Shipped) => [`'${font.family}'`, fallbackStack(font)].join(', ');
+
+/** The adjusted fallbacks alone (the first paint's stack, before the fonts have loaded). */
+export const fallbackStack = (font: Shipped) => [...font.fallbacks.map((f) => `'${font.family} Fallback ${f.tag}'`), font.generic].join(', ');
 
 export function fontsCss(): string {
   const blocks: string[] = [];
@@ -175,7 +180,25 @@ export function fontsCss(): string {
   return [
     '/* Written by `npm run fonts` (scripts/font-faces.ts): edit that script, not this file. */',
     ...blocks,
-    ['@theme {', `  --font-sans: ${stack(INTER)};`, `  --font-display: ${stack(BARLOW_CONDENSED)};`, '}', ''].join('\n'),
+    [
+      '/* The brand stacks: in use once the fonts are switched on (<html data-fonts>, web/vite.config.ts fontLoader) or',
+      '   without JavaScript (a <noscript> style). Until then pages paint with the adjusted fallbacks alone. */',
+      ':root {',
+      `  --font-sans-brand: ${stack(INTER)};`,
+      `  --font-display-brand: ${stack(BARLOW_CONDENSED)};`,
+      '}',
+      '',
+      '@theme {',
+      `  --font-sans: ${fallbackStack(INTER)};`,
+      `  --font-display: ${fallbackStack(BARLOW_CONDENSED)};`,
+      '}',
+      '',
+      ':root[data-fonts] {',
+      '  --font-sans: var(--font-sans-brand);',
+      '  --font-display: var(--font-display-brand);',
+      '}',
+      '',
+    ].join('\n'),
   ].join('\n\n');
 }
 

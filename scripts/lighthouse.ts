@@ -106,6 +106,10 @@ async function main() {
         .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual')
         .map((a) => a.id);
       if (failing.length) process.stdout.write(`  audits below 0.9: ${failing.join(', ')}\n`);
+      // What the largest paint was, and when the first one came: where to look when LCP is slow.
+      const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items;
+      const fcp = lhr.audits['first-contentful-paint']?.numericValue;
+      process.stdout.write(`  FCP ${fcp === undefined ? '-' : `${(fcp / 1000).toFixed(2)} s`}; LCP element: ${lcpItems?.[0]?.items?.[0]?.node?.snippet?.slice(0, 160) ?? '-'}\n`);
     }
   } finally {
     chrome.kill();

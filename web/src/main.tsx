@@ -82,10 +82,14 @@ function hydrate(root: HTMLElement) {
   );
   const start = () => {
     try {
-      hydrateRoot(root, element, {
-        // A mismatch makes React draw that part again in the browser: visible only as a console line, which the
-        // browser tests fail on.
-        onRecoverableError: (error) => console.error('Hydration error:', error),
+      // As a transition, hydration is time-sliced (it yields to the browser every few ms, so a tap or a scroll is
+      // never held by one long task); the server's HTML stays live meanwhile, its links and forms working.
+      startTransition(() => {
+        hydrateRoot(root, element, {
+          // A mismatch makes React draw that part again in the browser: visible only as a console line, which the
+          // browser tests fail on.
+          onRecoverableError: (error) => console.error('Hydration error:', error),
+        });
       });
     } catch (error) {
       showMountFailure(error);

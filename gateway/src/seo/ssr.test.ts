@@ -57,10 +57,23 @@ describe('injectApp', () => {
     expect(out).toContain('<html lang="en" data-ssr>');
   });
 
-  it("keeps the app's JavaScript in <head>, where it loads alongside the page and hydrates it", () => {
-    const out = injectApp(INDEX_HTML, '<h1>x</h1>', null);
-    const head = out.slice(0, out.indexOf('</head>'));
-    expect(head).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  it("starts the app's JavaScript only after the page's photo painted (or load, or 3 s), not from <head>", () => {
+    const withPreload = INDEX_HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/react-1.js">\n</head>');
+    const out = injectApp(withPreload, '<h1>x</h1>', null);
+    expect(out).not.toContain('<script type="module"');
+    expect(out).not.toContain('rel="modulepreload"');
+    const loader = /<script>(\(function\(\)\{[\s\S]*?)<\/script><\/body>/.exec(out);
+    expect(loader?.[1]).toContain('"/assets/index-abc.js"');
+    expect(loader?.[1]).toContain('["/assets/react-1.js"].concat(w.__lateModules||[])');
+    expect(loader?.[1]).toContain("'largest-contentful-paint'");
+    expect(loader?.[1]).toContain("addEventListener('load',");
+  });
+
+  it('keeps a <noscript> style of <head> (the fonts without JavaScript) when it drops the critical CSS', () => {
+    const page = INDEX_HTML.replace('</head>', '<noscript><style>:root{--a:b}</style></noscript>\n</head>');
+    const out = injectApp(page, '<h1>x</h1>', { href: '/assets/index-abc.css', text: CSS });
+    expect(out).toContain('<noscript><style>:root{--a:b}</style></noscript>');
+    expect(out).not.toContain('.shell{color:blue}');
   });
 
   it('without the stylesheet text, moves the <link> into <head>, so the page never paints unstyled', () => {

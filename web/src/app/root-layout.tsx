@@ -1,5 +1,5 @@
-import { Suspense, useEffect } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { FloatingActions } from '../features/layout/components/floating-actions.tsx';
 import { Footer } from '../features/layout/components/footer.tsx';
@@ -13,9 +13,27 @@ function useInactiveLiveChat() {
   }, []);
 }
 
+/**
+ * The brand's fonts, once loaded (web/vite.config.ts fontLoader: <html data-fonts-ready>), are switched on at the
+ * next navigation, when the page changes anyway, never under a reader's eyes.
+ */
+function useFontsOnNavigation() {
+  const { pathname, search } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const root = document.documentElement;
+    if (root.hasAttribute('data-fonts-ready')) root.setAttribute('data-fonts', '');
+  }, [pathname, search]);
+}
+
 /** Header, the routed screen, footer and the floating buttons. */
 export function RootLayout() {
   useInactiveLiveChat();
+  useFontsOnNavigation();
   return (
     <div className="flex min-h-screen flex-col">
       <a
