@@ -51,6 +51,9 @@ test('browse: from the brand index to a category, through its pages by the pagin
   await expect(page).toHaveURL(new RegExp(`/category/${big.slug}/`));
 
   await page.goto(`/category/${big.slug}`);
+  // The whole page of 75, not only the first screenful the app lays out first.
+  const first = await getJson<ListResponse>(request, `/api/products?category=${big.slug}&limit=75&offset=0`);
+  await expect(page.getByRole('link', { name: new RegExp(escape(first.products.at(-1)!.name)) }).first()).toBeVisible();
   const top = page.getByRole('navigation', { name: /pagination/i }).first();
   await expect(top.getByRole('link', { name: /Previous/ })).toBeDisabled();
   await top.getByRole('link', { name: /Next/ }).click();

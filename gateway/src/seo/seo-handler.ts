@@ -227,9 +227,8 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     try {
       const head = await headFor(req, url, quote);
       const rendered = head.data ? await ssr.render(`${url.pathname}${url.search}`, head.data, requestIdOf(req)) : null;
-      const tags = rendered?.queries.length ? { ...head.tags, preload: { ...head.tags.preload, __PRELOADED_QUERIES__: rendered.queries } } : head.tags;
-      const withHead = injectHead(html, tags);
-      return { status: head.status, html: rendered ? injectApp(withHead, rendered.html, await stylesheet(html)) : withHead };
+      const withHead = injectHead(html, head.tags);
+      return { status: head.status, html: rendered ? injectApp(withHead, rendered, await stylesheet(html)) : withHead };
     } catch (err) {
       o.logger.error({ path: url.pathname, requestId: requestIdOf(req), err }, 'seo: head failed, plain index.html');
       return { status: 200, html };

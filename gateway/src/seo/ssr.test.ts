@@ -44,9 +44,11 @@ const FAKE_ENTRY = `export async function renderPage(url, data) {
   };
 }`;
 
+const app = (html: string, queries: { queryKey: unknown[]; data: unknown }[] = []) => ({ html, queries });
+
 describe('injectApp', () => {
   it('swaps the static shell for the app, puts the whole stylesheet inline in <head>, and drops its link and preload', () => {
-    const out = injectApp(INDEX_HTML, '<header>real</header><main><h1>Air Filters</h1></main>', { href: '/assets/index-abc.css', text: CSS });
+    const out = injectApp(INDEX_HTML, app('<header>real</header><main><h1>Air Filters</h1></main>'), { href: '/assets/index-abc.css', text: CSS });
     expect(out).toContain('<div id="root"><header>real</header><main><h1>Air Filters</h1></main></div>');
     expect(out).not.toContain('hero()'); // the shell's own script leaves with it
     const head = out.slice(0, out.indexOf('</head>'));
@@ -59,7 +61,7 @@ describe('injectApp', () => {
 
   it("starts the app's JavaScript only after the page's photo painted (or load, or 3 s), not from <head>", () => {
     const withPreload = INDEX_HTML.replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/react-1.js">\n</head>');
-    const out = injectApp(withPreload, '<h1>x</h1>', null);
+    const out = injectApp(withPreload, app('<h1>x</h1>'), null);
     expect(out).not.toContain('<script type="module"');
     expect(out).not.toContain('rel="modulepreload"');
     const loader = /<script>(\(function\(\)\{[\s\S]*?)<\/script><\/body>/.exec(out);
@@ -71,21 +73,21 @@ describe('injectApp', () => {
 
   it('keeps a <noscript> style of <head> (the fonts without JavaScript) when it drops the critical CSS', () => {
     const page = INDEX_HTML.replace('</head>', '<noscript><style>:root{--a:b}</style></noscript>\n</head>');
-    const out = injectApp(page, '<h1>x</h1>', { href: '/assets/index-abc.css', text: CSS });
+    const out = injectApp(page, app('<h1>x</h1>'), { href: '/assets/index-abc.css', text: CSS });
     expect(out).toContain('<noscript><style>:root{--a:b}</style></noscript>');
     expect(out).not.toContain('.shell{color:blue}');
   });
 
   it('without the stylesheet text, moves the <link> into <head>, so the page never paints unstyled', () => {
-    const out = injectApp(INDEX_HTML, '<h1>x</h1>', null);
+    const out = injectApp(INDEX_HTML, app('<h1>x</h1>'), null);
     const head = out.slice(0, out.indexOf('</head>'));
     expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/index-abc.css">');
     expect(out.slice(out.indexOf('</head>'))).not.toContain('rel="stylesheet"');
   });
 
   it('leaves a page without the markers as it was, and cannot be closed early by the CSS text', () => {
-    expect(injectApp('<html><head></head><body></body></html>', '<h1>x</h1>', null)).toBe('<html><head></head><body></body></html>');
-    const out = injectApp(INDEX_HTML, '<h1>x</h1>', { href: '/assets/index-abc.css', text: 'a{b:c}</style><script>alert(1)</script>' });
+    expect(injectApp('<html><head></head><body></body></html>', app('<h1>x</h1>'), null)).toBe('<html><head></head><body></body></html>');
+    const out = injectApp(INDEX_HTML, app('<h1>x</h1>'), { href: '/assets/index-abc.css', text: 'a{b:c}</style><script>alert(1)</script>' });
     expect(out).not.toContain('</style><script>alert(1)');
   });
 });
@@ -139,6 +141,8 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     expect(queries[0]!.queryKey).toEqual(['products', 'category', { category: 'hydraulic-filters', page: 1 }]);
     expect(queries[0]!.data.products).toHaveLength(names.length);
     expect(queries[0]!.data.pagination.limit).toBe(75);
+    // After the page, not in <head>, where it would hold the first paint.
+    expect(body.indexOf('__PRELOADED_QUERIES__')).toBeGreaterThan(body.indexOf('</h1>'));
   });
 
   it('renders a product page; the product itself travels as __PRELOADED_PRODUCT__', async () => {

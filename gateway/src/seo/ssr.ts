@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EntryServer, PageData, RenderedPage } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
+import { scriptSafeJson } from './html.ts';
 
 export type { PageData, RenderedPage };
 
@@ -66,11 +67,11 @@ export const ROOT_END = '<!--/ssr-root-->';
  * preload are dropped; without `css` the <link> moves into <head> instead. `data-ssr` on <html> tells main.tsx to
  * hydrate. The shell's own scripts (the home hero's) go with it; the app's start is deferred (deferAppStart).
  */
-export function injectApp(indexHtml: string, appHtml: string, css: { href: string; text: string } | null): string {
+export function injectApp(indexHtml: string, page: RenderedPage, css: { href: string; text: string } | null): string {
   const start = indexHtml.indexOf(ROOT_START);
   const end = indexHtml.indexOf(ROOT_END);
   if (start < 0 || end < start) return indexHtml;
-  let html = indexHtml.slice(0, start) + appHtml + indexHtml.slice(end + ROOT_END.length);
+  let html = indexHtml.slice(0, start) + page.html + indexHtml.slice(end + ROOT_END.length);
   const sheet = /\s*(<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>)\s*(?=<\/body>)/i.exec(html);
   if (sheet) {
     html = html.replace(sheet[0], '');
@@ -85,6 +86,9 @@ export function injectApp(indexHtml: string, appHtml: string, css: { href: strin
       html = html.replace(/<\/head>/i, () => `  ${sheet[1]}\n  </head>`);
     }
   }
+  // The page's data for hydration goes after the page, not in <head>: a listing's 60-300 kB of JSON there would hold
+  // the first paint until it is parsed; the app starts later anyway (deferAppStart).
+  if (page.queries.length) html = html.replace(/<\/body>/i, () => `<script>window.__PRELOADED_QUERIES__=${scriptSafeJson(page.queries)}</script></body>`);
   return deferAppStart(html).replace(/<html\b([^>]*)>/i, (_m, attrs: string) => `<html${attrs} data-ssr>`);
 }
 

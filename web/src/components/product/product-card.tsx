@@ -96,16 +96,31 @@ export function ProductGrid({ products, priorityCount = 0 }: { products: Product
     return () => io.disconnect();
   }, [all, after]);
   const shown = all || products.length <= FIRST_CARDS ? products : products.slice(0, FIRST_CARDS);
+  const grid = 'grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5';
   return (
     <>
-      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5">
+      <ul className={grid}>
         {shown.map((p, i) => (
           <li key={p.id}>
             <ProductCard product={p} priority={i < priorityCount} />
           </li>
         ))}
       </ul>
-      {shown.length < products.length ? <div ref={sentinel} aria-hidden="true" /> : null}
+      {shown.length < products.length ? (
+        <>
+          <div ref={sentinel} aria-hidden="true" />
+          {/* Without JavaScript the rest of the page's cards are in the server's HTML all the same. */}
+          <noscript>
+            <ul className={`${grid} mt-3 sm:mt-4`}>
+              {products.slice(shown.length).map((p) => (
+                <li key={p.id}>
+                  <ProductCard product={p} />
+                </li>
+              ))}
+            </ul>
+          </noscript>
+        </>
+      ) : null}
     </>
   );
 }
