@@ -1,3 +1,4 @@
+import { getJson, type ListResponse, type Subcategory } from './support/catalog.ts';
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 
 /**
@@ -6,20 +7,10 @@ import { expect, test, type APIRequestContext, type Page } from './support/test.
  * scrolling, nothing cut off at the right edge. The machine's own fonts do not matter: the app ships the ones it names.
  */
 
-interface Summary {
-  id: string;
-  slug: string;
-}
-interface Subcategory {
-  brandSlug: string;
-  categorySlug: string;
-  productCount: number;
-}
-
 async function publicRoutes(request: APIRequestContext): Promise<string[]> {
-  const subs = (await (await request.get('/api/subcategories')).json()) as Subcategory[];
+  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
   const sub = [...subs].sort((a, b) => b.productCount - a.productCount)[0]!;
-  const product = ((await (await request.get('/api/catalog/products?limit=1')).json()) as { products: Summary[] }).products[0]!;
+  const product = (await getJson<ListResponse>(request, '/api/catalog/products?limit=1')).products[0]!;
   return [
     '/',
     '/?search=hydraulic%20filter',

@@ -1,5 +1,6 @@
 import { mailsMentioning } from './support/dev-mailbox.ts';
-import { expect, test, type APIRequestContext } from './support/test.ts';
+import { biggestCategory, getJson, literal, type ListResponse } from './support/catalog.ts';
+import { expect, test } from './support/test.ts';
 
 /**
  * A buyer without JavaScript (or tapping before the app has started: the same HTML) can browse, search, open a part
@@ -7,38 +8,9 @@ import { expect, test, type APIRequestContext } from './support/test.ts';
  */
 test.use({ javaScriptEnabled: false });
 
-interface Summary {
-  id: string;
-  name: string;
-  slug: string;
-}
-interface ListResponse {
-  products: Summary[];
-  pagination: { totalProducts: number; totalPages: number };
-}
-interface Subcategory {
-  category: string;
-  categorySlug: string;
-  productCount: number;
-}
-
-async function getJson<T>(request: APIRequestContext, path: string): Promise<T> {
-  const res = await request.get(path);
-  expect(res.ok(), `${path} answered ${res.status()}`).toBe(true);
-  return (await res.json()) as T;
-}
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('browse: from the brand index to a category, through its pages by the pagination links', async ({ page, request }) => {
-  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
-  const totals = new Map<string, { slug: string; name: string; count: number }>();
-  for (const s of subs) {
-    const t = totals.get(s.categorySlug) ?? { slug: s.categorySlug, name: s.category, count: 0 };
-    t.count += s.productCount;
-    totals.set(s.categorySlug, t);
-  }
-  const big = [...totals.values()].sort((a, b) => b.count - a.count)[0]!;
+  const big = (await biggestCategory(request)).category;
   test.skip(big.count <= 75, `the biggest category has ${big.count} products, one page only`);
 
   // The brand index is paged too, and its filter box is a form.
@@ -47,13 +19,13 @@ test('browse: from the brand index to a category, through its pages by the pagin
   await page.getByPlaceholder('Search brands...').fill(big.name);
   await page.getByPlaceholder('Search brands...').press('Enter');
   await expect(page).toHaveURL(new RegExp(`/categories\\?filter=`));
-  await page.getByRole('link', { name: new RegExp(`^View Parts: .* ${escape(big.name)}$`) }).first().click();
+  await page.getByRole('link', { name: new RegExp(`^View Parts: .* ${literal(big.name).source}$`) }).first().click();
   await expect(page).toHaveURL(new RegExp(`/category/${big.slug}/`));
 
   await page.goto(`/category/${big.slug}`);
   // The whole page of 75, not only the first screenful the app lays out first.
   const first = await getJson<ListResponse>(request, `/api/products?category=${big.slug}&limit=75&offset=0`);
-  await expect(page.getByRole('link', { name: new RegExp(escape(first.products.at(-1)!.name)) }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: literal(first.products.at(-1)!.name) }).first()).toBeVisible();
   const top = page.getByRole('navigation', { name: /pagination/i }).first();
   await expect(top.getByRole('link', { name: /Previous/ })).toBeDisabled();
   await top.getByRole('link', { name: /Next/ }).click();
@@ -79,7 +51,7 @@ test('search from the header, page through the results, open a part', async ({ p
     await expect(page).toHaveURL(/\/\?search=filter&page=2$/);
     await page.goBack();
   }
-  await page.getByRole('link', { name: new RegExp(escape(hit.name)) }).first().click();
+  await page.getByRole('link', { name: literal(hit.name) }).first().click();
   await expect(page).toHaveURL(new RegExp(`/products/${hit.id}/`));
   await expect(page.getByRole('heading', { level: 1, name: hit.name })).toBeVisible();
 });

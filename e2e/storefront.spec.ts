@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
+import { biggestCategory, getJson, type ListResponse, type Subcategory } from './support/catalog.ts';
+import { expect, test, type Page } from './support/test.ts';
 
 // Browser globals used inside page.evaluate callbacks (the root tsconfig has no DOM lib).
 declare const window: Record<string, unknown> & {
@@ -15,46 +16,6 @@ declare const PopStateEvent: new (type: string) => unknown;
  * pagination kept in ?page=, the header search combobox, the gallery's page input, the product page, the phone menu.
  * Test data comes from the API at run time, so the tests hold for any seeded catalogue.
  */
-
-interface Summary {
-  id: string;
-  name: string;
-  slug: string;
-  category: string;
-  brandName: string;
-}
-interface ListResponse {
-  products: Summary[];
-  pagination: { totalProducts: number; totalPages: number };
-}
-interface Subcategory {
-  brand: string;
-  category: string;
-  brandSlug: string;
-  categorySlug: string;
-  productCount: number;
-}
-
-async function getJson<T>(request: APIRequestContext, path: string): Promise<T> {
-  const res = await request.get(path);
-  expect(res.ok(), `${path} answered ${res.status()}`).toBe(true);
-  return (await res.json()) as T;
-}
-
-/** The category with the most products (more than one page of 75 in any seeded catalogue worth testing). */
-async function biggestCategory(request: APIRequestContext) {
-  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
-  const totals = new Map<string, { slug: string; name: string; count: number }>();
-  for (const s of subs) {
-    const t = totals.get(s.categorySlug) ?? { slug: s.categorySlug, name: s.category, count: 0 };
-    t.count += s.productCount;
-    totals.set(s.categorySlug, t);
-  }
-  const best = [...totals.values()].sort((a, b) => b.count - a.count)[0];
-  expect(best, 'the seeded catalogue has categories').toBeTruthy();
-  const sub = [...subs].sort((a, b) => b.productCount - a.productCount)[0]!;
-  return { category: best!, sub };
-}
 
 const headerSearch = (page: Page) => page.getByRole('combobox', { name: /search parts/i });
 

@@ -1,20 +1,21 @@
 /**
  * npm run lighthouse: Lighthouse (mobile profile, simulated throttling) with Debian's Chromium on the home page,
- * a category page and a product page of a running stack. Prints the four category scores, LCP and the JavaScript
+ * a category page, a product page, the brand index, the gallery and a brand page of a running stack. Prints the four category scores, LCP and the JavaScript
  * each page needs, gzipped:
  *  - "entry JS": the index.html entry script plus its modulepreloads (what every first visit downloads);
  *  - "page JS": every script the page loaded from the site (entry + the route's lazy chunks).
  *
  * Starts its own stack on data/lighthouse (seeded once with 5,000 products) unless LIGHTHOUSE_URL points at one.
  * LIGHTHOUSE_PATHS=/about,/faq measures other pages instead.
- * Goals (issue 4): every score >= 95, LCP < 2 s, initial JS < 150 kB gzipped.
+ * Goals (issues 4 and 13): every score >= 95, LCP < 2 s, initial JS < 150 kB gzipped. `npm run tti` measures
+ * how soon the app takes over the same pages.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { productPath } from '@forgeline/contracts/slug';
+import { keyPages } from './lib/pages.ts';
 import { ensureWebBuilt, repoRoot, startStack, type Stack } from './lib/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,21 +37,6 @@ function entryJsGzip(): number {
   return total;
 }
 
-async function pickPages(base: string): Promise<{ name: string; path: string }[]> {
-  const subs = (await (await fetch(new URL('/api/subcategories', base))).json()) as { categorySlug: string; productCount: number }[];
-  const sub = subs.find((s) => s.productCount > 0);
-  const list = (await (await fetch(new URL('/api/catalog/products?limit=1', base))).json()) as {
-    products: { id: string; name: string; slug: string }[];
-  };
-  const product = list.products[0];
-  if (!sub || !product) throw new Error('The catalogue is empty: no category or product page to measure.');
-  return [
-    { name: 'home', path: '/' },
-    { name: 'category', path: `/category/${sub.categorySlug}` },
-    { name: 'product', path: productPath(product) },
-  ];
-}
-
 async function main() {
   let stack: Stack | undefined;
   let base = process.env.LIGHTHOUSE_URL;
@@ -67,7 +53,7 @@ async function main() {
   try {
     const pages = process.env.LIGHTHOUSE_PATHS
       ? process.env.LIGHTHOUSE_PATHS.split(',').map((p) => ({ name: p.trim(), path: p.trim() }))
-      : await pickPages(base);
+      : await keyPages(base, ['home', 'category', 'product', 'categories', 'gallery', 'brand']);
     const entry = fs.existsSync(path.join(distDir, 'index.html')) ? entryJsGzip() : NaN;
     for (const page of pages) {
       const url = new URL(page.path, base).href;

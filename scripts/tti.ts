@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { productPath } from '@forgeline/contracts/slug';
+import { keyPages } from './lib/pages.ts';
 import { ensureWebBuilt, repoRoot, startStack, type Stack } from './lib/stack.ts';
 import { fmt, percentile } from './bench/lib/stats.ts';
 
@@ -48,22 +48,6 @@ interface Sample {
   load: number;
   ready: number;
   cls: number;
-}
-
-async function pickPages(base: string): Promise<{ name: string; path: string }[]> {
-  const subs = (await (await fetch(new URL('/api/subcategories', base))).json()) as { categorySlug: string; productCount: number }[];
-  const sub = subs.find((s) => s.productCount > 0);
-  const list = (await (await fetch(new URL('/api/catalog/products?limit=1', base))).json()) as {
-    products: { id: string; name: string; slug: string }[];
-  };
-  const product = list.products[0];
-  if (!sub || !product) throw new Error('The catalogue is empty: no category or product page to measure.');
-  return [
-    { name: 'home', path: '/' },
-    { name: 'category', path: `/category/${sub.categorySlug}` },
-    { name: 'product', path: productPath(product) },
-    { name: 'gallery', path: '/catalog' },
-  ];
 }
 
 /** One visit in a fresh context; a string saying what went wrong when the app never took over. */
@@ -113,7 +97,7 @@ async function main() {
     }
     const pages = process.env.TTI_PATHS
       ? process.env.TTI_PATHS.split(',').map((p) => ({ name: p.trim(), path: p.trim() }))
-      : await pickPages(base);
+      : await keyPages(base, ['home', 'category', 'product', 'gallery']);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],

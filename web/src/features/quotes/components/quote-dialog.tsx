@@ -11,6 +11,7 @@ import { site } from '../../../config/site.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { serverMessage } from '../../../lib/api-error.ts';
 import { useCreateQuoteRequest } from '../api/create-quote-request.ts';
+import { CountryOptions } from './country-options.tsx';
 
 export interface QuoteDialogProps {
   open: boolean;
@@ -249,12 +250,7 @@ export function QuoteDialog({ open, onOpenChange, product }: QuoteDialogProps) {
                       aria-describedby={errors.customerCountry ? `${ids('customerCountry')}-error` : undefined}
                       required
                     >
-                      <option value="">Select your country</option>
-                      {quoteCountries.map((c) => (
-                        <option key={c.code} value={c.name}>
-                          {c.name} ({c.dialCode})
-                        </option>
-                      ))}
+                      <CountryOptions />
                     </select>
                   </Field>
                   <Field id={ids('customerPhone')} label="Phone Number">

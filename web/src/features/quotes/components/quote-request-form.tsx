@@ -1,7 +1,7 @@
 import type { QuoteFormState } from '@forgeline/contracts/ssr';
-import { quoteCountries } from '@forgeline/site-config/countries';
 import { productQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { buttonClass } from '../../../components/ui/button.tsx';
+import { CountryOptions } from './country-options.tsx';
 import { FieldLabel } from '../../../components/ui/field-label.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { site } from '../../../config/site.ts';
@@ -94,12 +94,7 @@ export function QuoteRequestForm({
                 Country
               </FieldLabel>
               <select {...field('customerCountry')} className={input} autoComplete="country-name" required defaultValue={v.customerCountry ?? ''}>
-                <option value="">Select your country</option>
-                {quoteCountries.map((c) => (
-                  <option key={c.code} value={c.name}>
-                    {c.name} ({c.dialCode})
-                  </option>
-                ))}
+                <CountryOptions />
               </select>
               {error('customerCountry')}
             </div>
