@@ -93,9 +93,11 @@ async function main() {
         .map((a) => a.id);
       if (failing.length) process.stdout.write(`  audits below 0.9: ${failing.join(', ')}\n`);
       // What the largest paint was, and when the first one came: where to look when LCP is slow.
-      const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items;
+      const lcpItems = (lhr.audits['lcp-breakdown-insight']?.details as { items?: { type?: string; snippet?: string }[] } | undefined)?.items;
       const fcp = lhr.audits['first-contentful-paint']?.numericValue;
-      process.stdout.write(`  FCP ${fcp === undefined ? '-' : `${(fcp / 1000).toFixed(2)} s`}; LCP element: ${lcpItems?.[0]?.items?.[0]?.node?.snippet?.slice(0, 160) ?? '-'}\n`);
+      const tbt = lhr.audits['total-blocking-time']?.numericValue;
+      const snippet = lcpItems?.find((i) => i.type === 'node')?.snippet?.slice(0, 120) ?? '-';
+      process.stdout.write(`  FCP ${fcp === undefined ? '-' : `${(fcp / 1000).toFixed(2)} s`}, TBT ${tbt === undefined ? '-' : `${Math.round(tbt)} ms`}; LCP element: ${snippet}\n`);
     }
   } finally {
     chrome.kill();
