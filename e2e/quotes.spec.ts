@@ -38,6 +38,17 @@ async function fillQuote(dialog: Locator, email: string) {
 }
 
 test.describe('quote dialog', () => {
+  test("opens from the quote link's address (?quote=1), and closing it takes ?quote out of the address", async ({ page }) => {
+    const res = await page.request.get('/api/catalog/products?limit=1&offset=3');
+    const product = ((await res.json()) as { products: { id: string; slug: string }[] }).products[0]!;
+    await page.goto(`/products/${product.id}/${product.slug}?quote=1`);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('heading', { name: 'Get Instant Quote' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`/products/${product.id}/${product.slug}$`));
+  });
+
   test('sends a quote request: success view, toast, and both mails in the dev mailbox', async ({ page }) => {
     const { product, dialog } = await openProduct(page);
     const email = uniqueEmail('quote');

@@ -402,6 +402,17 @@ test.describe('at phone width', () => {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
+  test('the menu button answers the keyboard: Enter and Space toggle it, and it stays on the page', async ({ page }) => {
+    await page.goto('/faq');
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+    await expect(page).toHaveURL(/\/faq$/); // the link's own target (#site-links) is for visitors without JavaScript
+  });
+
   test('the phone search box works the same way', async ({ page }) => {
     await page.goto('/');
     const box = headerSearch(page);

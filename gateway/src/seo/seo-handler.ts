@@ -194,7 +194,15 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
       if (pathname === '/') {
         const q = search.get('search')?.trim();
         if (!q) return { ...head, data: { kind: 'home' } };
-        const list = q.length >= SEARCH_MIN_CHARS ? await catalog.search(q, { limit: SEARCH_PAGE_SIZE, offset: (page - 1) * SEARCH_PAGE_SIZE }, rid) : null;
+        let list = null;
+        try {
+          list = q.length >= SEARCH_MIN_CHARS ? await catalog.search(q, { limit: SEARCH_PAGE_SIZE, offset: (page - 1) * SEARCH_PAGE_SIZE }, rid) : null;
+        } catch (err) {
+          // A query the catalog refuses (over 120 characters) is still the results page, not a missing one: the
+          // app asks again and shows the catalog's message.
+          if (err instanceof CatalogReadError && err.status === 400) return head;
+          throw err;
+        }
         return { ...withFirstCardPreload(head, page, list?.products[0]), data: { kind: 'search', search: q, page, list } };
       }
       if (pathname === '/categories') return { ...head, data: { kind: 'categories', subcategories: await catalog.subcategories(rid) } };

@@ -167,6 +167,10 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     expect(search.body).toContain('data-kind="search" data-page="1" data-url="/?search=filter&page=1" data-search="filter"');
     for (const name of filters) expect(search.body).toContain(name);
     expect(search.body).toContain('<meta name="robots" content="noindex, follow">');
+    // A query the catalog refuses is still the results page (200, the app says why), not a 404.
+    const long = await html(`/?search=${'x'.repeat(130)}`);
+    expect(long.status).toBe(200);
+    expect(long.body).toContain('<meta name="robots" content="noindex, follow">');
     // One character is not searched (the app says "Search needs 2 characters"), but the page still renders.
     expect((await html('/?search=f')).body).toContain('data-kind="search" data-page="1" data-url="/?search=f" data-search="f"></h1>');
 

@@ -66,6 +66,12 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
               e.preventDefault();
               setMenuOpen((o) => !o);
             }}
+            // A button answers Space as well as Enter (a link only answers Enter).
+            onKeyDown={(e) => {
+              if (e.key !== ' ') return;
+              e.preventDefault();
+              setMenuOpen((o) => !o);
+            }}
           >
             {menuOpen ? <X className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
           </a>
