@@ -1,4 +1,4 @@
-import { biggestCategory, getJson, type ListResponse, type Subcategory } from './support/catalog.ts';
+import { biggestCategory, getJson, literal, type ListResponse, type Subcategory } from './support/catalog.ts';
 import { expect, test, type Page } from './support/test.ts';
 
 // Browser globals used inside page.evaluate callbacks (the root tsconfig has no DOM lib).
@@ -212,6 +212,26 @@ test('on a phone, a first-visit category page lays out its first 15 cards, and t
   await page.keyboard.press('End');
   await expect(grid.getByRole('listitem')).toHaveCount(list.products.length);
   await expect(page.getByRole('link', { name: list.products.at(-1)!.name }).first()).toBeAttached();
+});
+
+test('on a phone, the gallery lays out its first 18 cards, the rest once scrolled near; a listing page of /categories its first 12', async ({ page, request }) => {
+  const list = await getJson<ListResponse>(request, '/api/catalog/products?limit=48&offset=0');
+  test.skip(list.products.length <= 18, `the gallery's first page has ${list.products.length} products`);
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto('/catalog');
+  // (The grid's own items: each card holds a list of its tags.)
+  const cards = page.getByRole('list').filter({ has: page.getByRole('link', { name: literal(list.products[0]!.name) }) }).locator(':scope > li');
+  await expect(cards).toHaveCount(18);
+  await page.keyboard.press('End');
+  await expect(cards).toHaveCount(list.products.length);
+
+  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
+  test.skip(subs.length <= 12, `the catalogue has ${subs.length} brand and category pairs`);
+  await page.goto('/categories');
+  const pairs = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: /^View Parts:/ }) });
+  await expect(pairs).toHaveCount(12);
+  await page.keyboard.press('End');
+  await expect(pairs).toHaveCount(Math.min(60, subs.length));
 });
 
 test('category pagination moves and keeps ?page= in the address', async ({ page, request }) => {

@@ -98,9 +98,9 @@ function routePreload(): Plugin {
 
 /**
  * The brand's fonts (web/src/app/fonts.css), switched on where it costs the reader nothing. A page paints with the
- * metric-adjusted fallbacks (same widths and line heights). Right after the visit's first largest paint (or the frame
- * after load, or 3 s) this fetches the fonts, Inter first (a preload that waits for the photo: on a phone their 90 kB
- * no longer share the bandwidth with it; Lighthouse's LCP went from 1.8-3 s back to 1.0-1.2 s) and marks them ready
+ * metric-adjusted fallbacks (same widths and line heights). Once the app has taken over (or 5 s in) this fetches the
+ * fonts, Inter first: on a phone their 90 kB no longer share the bandwidth with the photo (Lighthouse's LCP went from
+ * 1.8-3 s back to 1.0-1.2 s) nor with the app's JavaScript (they took connections from it), and marks them ready
  * (<html data-fonts-ready>). They are switched on (<html data-fonts>) when the page changes anyway: at the app's
  * next navigation (app/root-layout.tsx), and from the first paint of every later page of the visit (sessionStorage;
  * the files come from the browser's cache). Never under a reader's eyes: swapping them on a page being read cost a
@@ -114,8 +114,10 @@ function fontLoader(): Plugin {
     `function go(){if(done)return;done=1;var f=document.fonts;if(!f||!f.load)return;` +
     `f.load('1em Inter').then(function(){return Promise.all([f.load('700 1em "Barlow Condensed"'),f.load('800 1em "Barlow Condensed"')])})` +
     `.then(function(){d.setAttribute('data-fonts-ready','');try{sessionStorage.setItem(k,'1')}catch(e){}},function(){})}` +
-    `try{new PerformanceObserver(function(){setTimeout(go,0)}).observe({type:'largest-contentful-paint',buffered:true})}catch(e){}` +
-    `addEventListener('load',function(){requestAnimationFrame(function(){setTimeout(go,0)})});setTimeout(go,3000)})()`;
+    // Once the app has taken over (its JavaScript goes first: it makes the page's buttons work), or 5 s in.
+    `function app(){if(d.getAttribute('data-app')==='ready')setTimeout(go,0)}` +
+    `try{new MutationObserver(app).observe(d,{attributes:true,attributeFilter:['data-app']})}catch(e){}` +
+    `setTimeout(go,5000)})()`;
   return {
     name: 'forgeline-font-loader',
     transformIndexHtml() {

@@ -1,8 +1,7 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
-import { startTransition, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useAfterFirstCommit } from '../../lib/use-after-first-commit.ts';
+import { FirstScreenGrid } from '../ui/first-screen-grid.tsx';
 import { displayBrand } from '../../lib/brand.ts';
 import { primaryImage } from '../../lib/product-image.ts';
 import { ProductImage } from './product-image.tsx';
@@ -73,54 +72,16 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
 /** Cards rendered with the page (more than a 1440 px screen shows above the fold). */
 const FIRST_CARDS = 15;
 
-/**
- * A listing's cards. On the document's first page only the first screenful renders with the page (the page's
- * largest paint is among them); the rest (up to 75) renders, as an interruptible transition, once the visitor
- * scrolls within 1,500 px of the end of it, so a phone's first seconds are not spent laying out 60 cards below the
- * fold. On client-side navigations all render at once, so scroll restoration (back to a card far down) finds them.
- */
+/** A listing's cards: the first screenful with the page, the rest as the visitor scrolls (FirstScreenGrid). */
 export function ProductGrid({ products, priorityCount = 0 }: { products: ProductSummary[]; priorityCount?: number }) {
-  const after = useAfterFirstCommit();
-  const [all, setAll] = useState(after);
-  const sentinel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = sentinel.current;
-    if (all || !after || !el) return;
-    if (typeof IntersectionObserver === 'undefined') return void startTransition(() => setAll(true));
-    const io = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      io.disconnect();
-      startTransition(() => setAll(true));
-    }, { rootMargin: '1500px 0px' });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [all, after]);
-  const shown = all || products.length <= FIRST_CARDS ? products : products.slice(0, FIRST_CARDS);
-  const grid = 'grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5';
   return (
-    <>
-      <ul className={grid}>
-        {shown.map((p, i) => (
-          <li key={p.id}>
-            <ProductCard product={p} priority={i < priorityCount} />
-          </li>
-        ))}
-      </ul>
-      {shown.length < products.length ? (
-        <>
-          <div ref={sentinel} aria-hidden="true" />
-          {/* Without JavaScript the rest of the page's cards are in the server's HTML all the same. */}
-          <noscript>
-            <ul className={`${grid} mt-3 sm:mt-4`}>
-              {products.slice(shown.length).map((p) => (
-                <li key={p.id}>
-                  <ProductCard product={p} />
-                </li>
-              ))}
-            </ul>
-          </noscript>
-        </>
-      ) : null}
-    </>
+    <FirstScreenGrid
+      items={products}
+      first={FIRST_CARDS}
+      className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5"
+      gapClassName="mt-3 sm:mt-4"
+    >
+      {(p, i) => <ProductCard product={p} priority={i < priorityCount} />}
+    </FirstScreenGrid>
   );
 }

@@ -15,10 +15,10 @@ import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useBrandProducts } from '../api/get-brand-products.ts';
 
-const fmt = new Intl.NumberFormat('en-US');
 
 function BrandProductCard({ product, priority }: { product: ProductSummary; priority: boolean }) {
   return (
@@ -81,7 +81,7 @@ export default function BrandPage() {
           <p className="mt-4 text-zinc-300" aria-live="polite">
             {q.isSuccess ? (
               <>
-                Showing {filter ? visible.length : products.length} of <span className="font-semibold text-white">{fmt.format(total)}</span> products
+                Showing {filter ? visible.length : products.length} of <span className="font-semibold text-white">{formatCount(total)}</span> products
                 {totalPages > 1 ? ` · Page ${page} of ${totalPages}` : ''}
               </>
             ) : (

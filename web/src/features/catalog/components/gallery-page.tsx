@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ProductCardImage } from '../../../components/product/product-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { FirstScreenGrid } from '../../../components/ui/first-screen-grid.tsx';
 import { PageInputPagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -12,11 +13,14 @@ import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { GALLERY_SEARCH_DEBOUNCE_MS } from '../../../config/constants.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { formatCount } from '../../../lib/format-count.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useCatalogProducts } from '../api/get-catalog-products.ts';
 
-const fmt = new Intl.NumberFormat('en-US');
+
+/** Cards rendered with the page: three rows of a 1440 px screen's six columns. */
+const FIRST_CARDS = 18;
 
 function GalleryCard({ product, priority }: { product: ProductSummary; priority: boolean }) {
   const extra = Math.max(0, (product.images?.length ?? 0) - 1);
@@ -111,7 +115,7 @@ export default function GalleryPage() {
             {[
               { icon: Tags, value: '150+', label: 'Brands' },
               { icon: Layers, value: '50+', label: 'Categories' },
-              { icon: Images, value: q.isSuccess ? fmt.format(total) : '—', label: 'Products' },
+              { icon: Images, value: q.isSuccess ? formatCount(total) : '—', label: 'Products' },
             ].map((s) => (
               <div key={s.label} className="flex flex-col-reverse rounded-md border border-ink-line bg-ink-soft p-3 text-center">
                 <dt className="text-xs font-bold uppercase tracking-wider text-zinc-300">{s.label}</dt>
@@ -147,18 +151,19 @@ export default function GalleryPage() {
           <>
             <div className="mb-6 flex flex-col items-center justify-between gap-4 lg:flex-row">
               <p className="text-sm text-steel" aria-live="polite">
-                <span className="font-semibold text-ink">{fmt.format(total)}</span> products{search ? ` for “${search}”` : ''} · Page {page} of{' '}
+                <span className="font-semibold text-ink">{formatCount(total)}</span> products{search ? ` for “${search}”` : ''} · Page {page} of{' '}
                 {totalPages}
               </p>
               <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
             </div>
-            <ul className={`grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-6 ${q.isPlaceholderData ? 'opacity-60' : ''}`}>
-              {products.map((p, i) => (
-                <li key={p.id}>
-                  <GalleryCard product={p} priority={i < 4} />
-                </li>
-              ))}
-            </ul>
+            <FirstScreenGrid
+              items={products}
+              first={FIRST_CARDS}
+              className={`grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-6 ${q.isPlaceholderData ? 'opacity-60' : ''}`}
+              gapClassName="mt-3 sm:mt-4"
+            >
+              {(p, i) => <GalleryCard product={p} priority={i < 4} />}
+            </FirstScreenGrid>
             <div className="mt-10">
               <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
             </div>

@@ -4,6 +4,7 @@ import { ArrowRight, Boxes, Factory, Layers, MessageCircle, SearchX, TriangleAle
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button, ExternalButtonLink } from '../../../components/ui/button.tsx';
+import { FirstScreenGrid } from '../../../components/ui/first-screen-grid.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -11,12 +12,14 @@ import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useSubcategories } from '../api/get-subcategories.ts';
 
-const fmt = new Intl.NumberFormat('en-US');
 /** Cards a page: a catalogue of 500,000 parts has thousands of brand and category pairs. */
 const PAGE_SIZE = 60;
+/** Cards rendered with the page: three rows of a 1440 px screen's four columns. */
+const FIRST_CARDS = 12;
 
 /** /categories: one card per brand and category pair, filtered by name, brand or category (spec section 2). */
 export default function BrowseByBrandPage() {
@@ -97,7 +100,7 @@ export default function BrowseByBrandPage() {
                   <dt className="mt-1 text-[11px] font-bold uppercase text-steel sm:text-sm sm:tracking-wider">{s.label}</dt>
                   <dd className="flex items-center gap-2 font-display text-2xl font-extrabold text-ink sm:text-4xl">
                     <s.icon className="hidden size-7 text-safety-deep sm:block" aria-hidden="true" />
-                    {fmt.format(s.value)}
+                    {formatCount(s.value)}
                   </dd>
                 </div>
               ))}
@@ -109,27 +112,25 @@ export default function BrowseByBrandPage() {
               </StateMessage>
             ) : (
               <>
-                <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-                  {shown.map((s) => (
-                    <li key={s.id}>
-                      <article className="flex h-full flex-col rounded-lg border border-zinc-200 bg-white p-5 shadow-sm transition hover:border-ink">
-                        <p className="text-xs font-bold uppercase tracking-wider text-safety-deep">{s.category}</p>
-                        <h2 className="mt-1 font-display text-2xl font-bold uppercase leading-tight text-ink">{displayBrand(s.brand)}</h2>
-                        <p className="mt-1 text-sm text-steel">{s.name}</p>
-                        <p className="mt-4 text-sm text-steel">
-                          <span className="font-semibold text-ink">{fmt.format(s.productCount)}</span> products
-                        </p>
-                        <Link
-                          to={categoryPath(s.category, s.brand)}
-                          className="mt-5 inline-flex h-10 items-center justify-between rounded-md bg-ink px-4 text-sm font-semibold text-white hover:bg-ink-soft"
-                          aria-label={`View Parts: ${displayBrand(s.brand)} ${s.category}`}
-                        >
-                          View Parts <ArrowRight className="size-4 text-safety" aria-hidden="true" />
-                        </Link>
-                      </article>
-                    </li>
-                  ))}
-                </ul>
+                <FirstScreenGrid items={shown} first={FIRST_CARDS} className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" gapClassName="mt-4">
+                  {(s) => (
+                    <article className="flex h-full flex-col rounded-lg border border-zinc-200 bg-white p-5 shadow-sm transition hover:border-ink">
+                      <p className="text-xs font-bold uppercase tracking-wider text-safety-deep">{s.category}</p>
+                      <h2 className="mt-1 font-display text-2xl font-bold uppercase leading-tight text-ink">{displayBrand(s.brand)}</h2>
+                      <p className="mt-1 text-sm text-steel">{s.name}</p>
+                      <p className="mt-4 text-sm text-steel">
+                        <span className="font-semibold text-ink">{formatCount(s.productCount)}</span> products
+                      </p>
+                      <Link
+                        to={categoryPath(s.category, s.brand)}
+                        className="mt-5 inline-flex h-10 items-center justify-between rounded-md bg-ink px-4 text-sm font-semibold text-white hover:bg-ink-soft"
+                        aria-label={`View Parts: ${displayBrand(s.brand)} ${s.category}`}
+                      >
+                        View Parts <ArrowRight className="size-4 text-safety" aria-hidden="true" />
+                      </Link>
+                    </article>
+                  )}
+                </FirstScreenGrid>
                 <div className="mt-10">
                   <Pagination page={Math.min(page, totalPages)} totalPages={totalPages} label="Brands and categories pagination" />
                 </div>

@@ -12,10 +12,10 @@ import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
+import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useCategoryProducts } from '../api/get-category-products.ts';
 
-const fmt = new Intl.NumberFormat('en-US');
 
 /** /category/:name and /category/:name/:brand — 75 per page, pagination top and bottom (spec section 2). */
 export default function CategoryPage() {
@@ -28,7 +28,7 @@ export default function CategoryPage() {
   const title = brandTitle ? `${brandTitle} ${categoryTitle}` : categoryTitle;
   const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
   const totalPages = q.data?.pagination.totalPages ?? 1;
-  useDocumentTitle(q.isError ? 'Category Not Found' : `${title} Parts - Page ${page} of ${totalPages} (${fmt.format(total)} products)`);
+  useDocumentTitle(q.isError ? 'Category Not Found' : `${title} Parts - Page ${page} of ${totalPages} (${formatCount(total)} products)`);
 
   if (q.isError) {
     return (
@@ -56,7 +56,7 @@ export default function CategoryPage() {
             <p className="text-zinc-300" aria-live="polite">
               {q.isSuccess ? (
                 <>
-                  <span className="font-semibold text-white">{fmt.format(total)}</span> products · Page {page} of {totalPages} · Showing{' '}
+                  <span className="font-semibold text-white">{formatCount(total)}</span> products · Page {page} of {totalPages} · Showing{' '}
                   {products.length}
                 </>
               ) : (
