@@ -228,6 +228,9 @@ test('on a phone, the gallery lays out its first 18 cards, the rest once scrolle
   const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
   test.skip(subs.length <= 12, `the catalogue has ${subs.length} brand and category pairs`);
   await page.goto('/categories');
+  // A new document opens at its top, not where the previous one (scrolled to its end) was.
+  await expect(page.locator('html[data-app="ready"]')).toBeAttached();
+  expect(await page.evaluate('window.scrollY')).toBe(0);
   const pairs = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: /^View Parts:/ }) });
   await expect(pairs).toHaveCount(12);
   await page.keyboard.press('End');

@@ -27,6 +27,7 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/captcha', service: 'quotes' },
   { prefix: '/api/contact', service: 'quotes' },
   { prefix: '/api/admin/auth', service: 'auth' },
+  { prefix: '/api/admin/quotes', service: 'quotes', admin: true },
   { prefix: '/api/admin', service: 'media', admin: true, upload: true },
   { prefix: '/media', service: 'media' },
 ];

@@ -14,6 +14,13 @@ export const AdminEmailSchema = z
   .toLowerCase()
   .pipe(z.email('must be a valid e-mail address'));
 
+/** ADMIN_EMAILS: comma-separated admin addresses (auth sends them codes; the quotes inbox assigns requests to them). */
+export const AdminEmailsEnvSchema = z
+  .string()
+  .default('admin@forgeline-parts.example')
+  .transform((s) => s.split(',').map((e) => e.trim()).filter(Boolean))
+  .pipe(z.array(AdminEmailSchema).min(1, 'must name at least one address'));
+
 /** POST /api/admin/auth/send-otp */
 export const SendOtpRequestSchema = z.object({ email: AdminEmailSchema });
 export type SendOtpRequest = z.infer<typeof SendOtpRequestSchema>;

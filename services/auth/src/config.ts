@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnv, port } from '@forgeline/service-kit/config';
-import { AdminEmailSchema } from '@forgeline/contracts/auth';
+import { AdminEmailsEnvSchema } from '@forgeline/contracts/auth';
 import { DEFAULT_MAIL_FROM } from '@forgeline/mailer/mailer';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -10,11 +10,7 @@ export const AuthConfigSchema = z.object({
   ...baseEnv,
   PORT: port(4003),
   /** Comma-separated admin addresses; only these receive a code. The first is the login screen's prefill. */
-  ADMIN_EMAILS: z
-    .string()
-    .default('admin@forgeline-parts.example')
-    .transform((s) => s.split(',').map((e) => e.trim()).filter(Boolean))
-    .pipe(z.array(AdminEmailSchema).min(1, 'must name at least one address')),
+  ADMIN_EMAILS: AdminEmailsEnvSchema,
   /** How long a session lives after sign-in. */
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   /**

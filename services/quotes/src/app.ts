@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, Request, RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import {
   ContactInputSchema,
@@ -10,12 +10,28 @@ import {
   type QuoteRequest,
   type QuoteRequestResponse,
 } from '@forgeline/contracts/quotes';
+import { ADMIN_EMAIL_HEADER } from '@forgeline/contracts/auth';
+import {
+  INBOX_STATUS_LABELS,
+  INBOX_TRANSITIONS,
+  InboxPatchSchema,
+  InboxQuerySchema,
+  InboxReplySchema,
+  canMove,
+  type InboxDetail,
+  type InboxEvent,
+  type InboxListResponse,
+  type InboxStatus,
+} from '@forgeline/contracts/quote-inbox';
+import { stringify } from 'csv-stringify';
+import { once } from 'node:events';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { CaptchaSigner } from './domain/captcha.ts';
-import { contactMails, quoteMails, type MailSettings } from './domain/mails.ts';
-import { CatalogUnavailableError, type ProductCatalog, type QuoteStore } from './ports.ts';
+import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow } from './domain/inbox.ts';
+import { contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
+import { CatalogUnavailableError, type InboxChange, type InboxFilter, type InboxRecord, type ProductCatalog, type QuoteStore } from './ports.ts';
 
 export interface RateLimits {
   windowMs: number;
@@ -35,6 +51,8 @@ export interface QuotesDeps {
   rateLimits: RateLimits;
   /** JSON body limit; bigger bodies get 413. */
   bodyLimit?: string;
+  /** ADMIN_EMAILS: who may be assigned a request. */
+  adminEmails: string[];
 }
 
 export const QUOTE_RECEIVED = 'Quote request received. We will reply within 24 hours.';
@@ -66,9 +84,12 @@ export function createApp(deps: QuotesDeps): Express {
   const app = createServiceApp({
     name: 'quotes',
     logger,
-    jsonLimit: deps.bodyLimit ?? '16kb',
+    jsonLimit: false,
     ready: () => store.ping(),
   });
+  // Staff's notes and replies (up to 10,000 characters) get room; a buyer's form keeps the small limit.
+  app.use('/api/admin', express.json({ limit: '128kb' }));
+  app.use(express.json({ limit: deps.bodyLimit ?? '16kb' }));
   const rl = deps.rateLimits;
 
   app.post(
@@ -162,5 +183,206 @@ export function createApp(deps: QuotesDeps): Express {
     }),
   );
 
+  addInboxRoutes(app, deps);
   return finishApp(app, logger);
+}
+
+const NOT_FOUND = (id: string) => `No quote request or message has the id "${id}".`;
+
+/** The signed-in admin, as the gateway's admin check names them; a request that did not pass it is refused. */
+function adminOf(req: Request): string {
+  const email = req.header(ADMIN_EMAIL_HEADER)?.trim().toLowerCase();
+  if (!email) throw new HttpError(401, 'Sign-in required: the inbox is for signed-in staff.');
+  return email;
+}
+
+/** The version a change is based on: If-Match ("v3", W/"v3" or 3) or the body's `version`. */
+function expectedVersion(req: Request, bodyVersion: number | undefined): number {
+  const header = req.header('if-match');
+  if (header) {
+    const m = /^(?:W\/)?"?v?(\d+)"?$/.exec(header.trim());
+    if (!m) throw new HttpError(400, 'If-Match must be the ETag of the request as read (e.g. "v3").', [{ path: 'If-Match', message: 'not an ETag of this API' }]);
+    return Number(m[1]);
+  }
+  if (bodyVersion !== undefined) return bodyVersion;
+  throw new HttpError(428, 'Send the version you read (If-Match: "v<version>", or "version" in the body), so a change made meanwhile is not overwritten.', [
+    { path: 'If-Match', message: 'is required' },
+  ]);
+}
+
+const etag = (version: number) => `"v${version}"`;
+
+/** ?from=2026-11-01&to=2026-11-30: `to` takes in the whole day. */
+function toFilter(q: ReturnType<typeof InboxQuerySchema.parse>, admins: string[]): InboxFilter {
+  let assignee: string | null | undefined;
+  if (q.assignee === 'none') assignee = null;
+  else if (q.assignee !== undefined) {
+    if (!admins.includes(q.assignee)) throw new HttpError(400, `Invalid query: assignee must be one of the staff (${admins.join(', ')}) or "none"`, [{ path: 'assignee', message: 'not a staff address' }]);
+    assignee = q.assignee;
+  }
+  const from = q.from ? new Date(q.from).toISOString() : undefined;
+  const toExclusive = q.to ? new Date(Date.parse(q.to) + (q.to.length === 10 ? DAY_MS : 1)).toISOString() : undefined;
+  if (from && toExclusive && from >= toExclusive) throw new HttpError(400, 'Invalid query: from must be before to', [{ path: 'from', message: 'after to' }]);
+  return { status: q.status, kind: q.kind, assignee, q: q.q, from, toExclusive };
+}
+
+async function detail(store: QuoteStore, r: InboxRecord): Promise<InboxDetail> {
+  return { ...r, history: await store.inboxHistory(r.id) };
+}
+
+function refuseMove(from: InboxStatus, to: InboxStatus): never {
+  const allowed = INBOX_TRANSITIONS[from].map((s) => INBOX_STATUS_LABELS[s]).join(', ');
+  throw new HttpError(409, `A request that is ${INBOX_STATUS_LABELS[from]} cannot move to ${INBOX_STATUS_LABELS[to]}; it can move to: ${allowed}.`, [
+    { path: 'status', message: `not allowed from ${from}` },
+  ]);
+}
+
+/** The staff inbox (behind the gateway's admin session): list, read, work, reply, export, numbers. */
+function addInboxRoutes(app: Express, deps: QuotesDeps) {
+  const { store } = deps;
+
+  const apply = async (req: Request, record: InboxRecord, version: number, change: InboxChange) => {
+    const out = await store.updateInbox(record.id, version, change);
+    if (out === null) throw new HttpError(404, NOT_FOUND(record.id));
+    if (out === 'conflict') {
+      const now = await store.getInbox(record.id);
+      throw new HttpError(409, `Someone else changed this request meanwhile (it is now at version ${now?.version ?? '?'}). Reload it and try again.`, [
+        { path: 'If-Match', message: 'stale version' },
+      ]);
+    }
+    req.log.info({ quoteId: record.id, admin: change.events[0]?.actor, events: change.events.map((e) => e.type), status: out.status }, 'inbox request changed');
+    return out;
+  };
+
+  const load = async (id: string) => {
+    const r = await store.getInbox(id);
+    if (!r) throw new HttpError(404, NOT_FOUND(id));
+    return r;
+  };
+
+  app.get(
+    '/api/admin/quotes',
+    route(async (req, res) => {
+      adminOf(req);
+      const q = parseInput(InboxQuerySchema, req.query, 'query');
+      const page = await store.listInbox(toFilter(q, deps.adminEmails), (q.page - 1) * q.limit, q.limit);
+      res.setHeader('cache-control', 'no-store');
+      res.json({
+        items: page.items,
+        pagination: { page: q.page, limit: q.limit, total: page.total, totalPages: Math.max(1, Math.ceil(page.total / q.limit)) },
+        counts: page.counts,
+      } satisfies InboxListResponse);
+    }),
+  );
+
+  // The staff a request can be given to (ADMIN_EMAILS), for the inbox's assignee menus.
+  app.get('/api/admin/quotes/staff', (req, res) => {
+    adminOf(req);
+    res.setHeader('cache-control', 'no-store');
+    res.json({ staff: deps.adminEmails });
+  });
+
+  app.get(
+    '/api/admin/quotes/stats',
+    route(async (req, res) => {
+      adminOf(req);
+      res.setHeader('cache-control', 'no-store');
+      res.json(await store.inboxStats(new Date()));
+    }),
+  );
+
+  app.get(
+    '/api/admin/quotes/export.csv',
+    route(async (req, res) => {
+      adminOf(req);
+      const filter = toFilter(parseInput(InboxQuerySchema, req.query, 'query'), deps.adminEmails);
+      res.setHeader('content-type', 'text/csv; charset=utf-8');
+      res.setHeader('content-disposition', `attachment; filename="quote-requests-${new Date().toISOString().slice(0, 10)}.csv"`);
+      res.setHeader('cache-control', 'no-store');
+      const csv = stringify({ header: true, columns: INBOX_CSV_HEADER, bom: true });
+      csv.pipe(res);
+      let rows = 0;
+      for await (const r of store.exportInbox(filter)) {
+        if (!csv.write(inboxCsvRow(r))) await once(csv, 'drain');
+        rows++;
+      }
+      csv.end();
+      await once(res, 'finish');
+      req.log.info({ rows }, 'inbox exported');
+    }),
+  );
+
+  app.get(
+    '/api/admin/quotes/:id',
+    route(async (req, res) => {
+      adminOf(req);
+      const r = await load(String(req.params.id));
+      res.setHeader('etag', etag(r.version));
+      res.setHeader('cache-control', 'no-store');
+      res.json(await detail(store, r));
+    }),
+  );
+
+  app.patch(
+    '/api/admin/quotes/:id',
+    route(async (req, res) => {
+      const actor = adminOf(req);
+      const input = parseInput(InboxPatchSchema, req.body, 'body');
+      const version = expectedVersion(req, input.version);
+      const r = await load(String(req.params.id));
+      const at = new Date().toISOString();
+      const events: InboxEvent[] = [];
+      const change: InboxChange = { updatedAt: at, events, mails: [] };
+      if (input.status !== undefined && input.status !== r.status) {
+        if (!canMove(r.status, input.status)) refuseMove(r.status, input.status);
+        change.status = input.status;
+        events.push({ at, actor, type: 'status', from: r.status, to: input.status, text: null, reply: null });
+      }
+      if (input.assignee !== undefined && input.assignee !== r.assignee) {
+        if (input.assignee !== null && !deps.adminEmails.includes(input.assignee)) {
+          throw new HttpError(400, `Invalid body: assignee must be one of the staff (${deps.adminEmails.join(', ')}) or null`, [{ path: 'assignee', message: 'not a staff address' }]);
+        }
+        change.assignee = input.assignee;
+        events.push({ at, actor, type: 'assignee', from: r.assignee, to: input.assignee, text: null, reply: null });
+      }
+      if (input.note !== undefined) events.push({ at, actor, type: 'note', from: null, to: null, text: input.note, reply: null });
+      const out = events.length ? await apply(req, r, version, change) : r;
+      if (!events.length && r.version !== version) throw new HttpError(409, `Someone else changed this request meanwhile (it is now at version ${r.version}). Reload it and try again.`);
+      res.setHeader('etag', etag(out.version));
+      res.json(await detail(store, out));
+    }),
+  );
+
+  app.post(
+    '/api/admin/quotes/:id/reply',
+    route(async (req, res) => {
+      const actor = adminOf(req);
+      const input = parseInput(InboxReplySchema, req.body, 'body');
+      const version = expectedVersion(req, input.version);
+      const r = await load(String(req.params.id));
+      if (input.lines.length > r.lines.length) {
+        throw new HttpError(400, `Invalid body: lines has ${input.lines.length} entries but the request asks for ${r.lines.length} part(s)`, [{ path: 'lines', message: 'more lines than the request has' }]);
+      }
+      // A reply to a quote makes it quoted; to a contact message, closes it.
+      const target: InboxStatus = r.kind === 'quote' ? 'quoted' : 'closed';
+      if (r.status !== target && !canMove(r.status, target)) refuseMove(r.status, target);
+      const at = new Date().toISOString();
+      const lines = r.lines.map((l, i) => ({
+        productSku: l.productSku,
+        productName: l.productName,
+        quantity: l.quantity,
+        unitPrice: input.lines[i]?.unitPrice ?? null,
+        currency: input.lines[i]?.currency ?? null,
+        leadTime: input.lines[i]?.leadTime || null,
+      }));
+      const validUntil = input.validUntil ?? null;
+      const events: InboxEvent[] = [{ at, actor, type: 'reply', from: null, to: r.customerEmail, text: input.message, reply: { lines, validUntil } }];
+      if (r.status !== target) events.push({ at, actor, type: 'status', from: r.status, to: target, text: null, reply: null });
+      const mail = replyMail(r, { message: input.message, lines, validUntil }, version + 1, deps.mail);
+      const out = await apply(req, r, version, { status: target, firstReplyAt: at, updatedAt: at, events, mails: [mail] });
+      deps.outbox.kick();
+      res.setHeader('etag', etag(out.version));
+      res.json(await detail(store, out));
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 import { baseEnv, port } from '@forgeline/service-kit/config';
+import { AdminEmailsEnvSchema } from '@forgeline/contracts/auth';
 import { DEFAULT_MAIL_FROM } from '@forgeline/mailer/mailer';
 import { z } from 'zod';
 
@@ -15,6 +16,8 @@ export const QuotesConfigSchema = z.object({
   MONGO_URL: optionalUrl,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM),
+  /** The staff (same variable as auth's): the inbox assigns requests to them. The first one signs reply mails. */
+  ADMIN_EMAILS: AdminEmailsEnvSchema,
   /** Where the seller's notifications go. */
   SELLER_EMAIL: z.email().default('sales@forgelineparts.com'),
   /** Signs captcha tokens. When unset, a key derived from SERVICE_TOKEN is used (the launcher makes one per data folder). */

@@ -31,6 +31,7 @@ runMain('quotes', async () => {
     catalog: new HttpProductCatalog(config.CATALOG_URL),
     captcha: new CaptchaSigner(captchaSecret(config)),
     mail: { siteName: 'Forgeline Parts', sellerEmail: config.SELLER_EMAIL, messageDomain: messageDomain(config.MAIL_FROM) },
+    adminEmails: config.ADMIN_EMAILS,
     outbox,
     rateLimits: {
       windowMs: config.RATE_LIMIT_WINDOW_MS,

@@ -1,4 +1,5 @@
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
+import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 
 /** What a quote needs to know about a product. */
@@ -37,6 +38,42 @@ export interface OutboxEntry extends OutboxMail {
   sentAt: Date | null;
 }
 
+/** An inbox entry as stored: a quote request or a contact message, with what staff did to it. */
+export interface InboxRecord extends InboxItem {
+  lines: InboxLine[];
+  customerPhone: string;
+  message: string;
+}
+
+/** The inbox list's filters, normalised by the app: dates as ISO instants, `to` exclusive. */
+export interface InboxFilter {
+  status?: InboxStatus;
+  kind?: InboxRecord['kind'];
+  /** An admin's e-mail; null: nobody's. */
+  assignee?: string | null;
+  q?: string;
+  from?: string;
+  toExclusive?: string;
+}
+
+export interface InboxPage {
+  items: InboxItem[];
+  total: number;
+  /** Per status, under every filter but the status. */
+  counts: Record<InboxStatus, number>;
+}
+
+/** What one staff action changes (only the fields given) and records. */
+export interface InboxChange {
+  status?: InboxStatus;
+  assignee?: string | null;
+  firstReplyAt?: string;
+  updatedAt: string;
+  events: InboxEvent[];
+  /** Mails to send with the change (a reply), stored with it: once the update resolves they are in the outbox. */
+  mails: OutboxMail[];
+}
+
 /**
  * The quotes service's storage: quote requests, contact messages, the mail outbox and the used captcha tokens.
  * A record and its mails are stored together: once save* resolves, both survive a crash.
@@ -62,6 +99,20 @@ export interface QuoteStore {
   /** Every outbox entry (of one record when refId is given), oldest first. */
   listMails(refId?: string): Promise<OutboxEntry[]>;
   outboxCounts(): Promise<{ pending: number; sent: number }>;
+
+  /** The inbox, newest first. */
+  listInbox(filter: InboxFilter, offset: number, limit: number): Promise<InboxPage>;
+  /** Every entry under the filter, newest first, read in batches (the CSV export). */
+  exportInbox(filter: InboxFilter, batchSize?: number): AsyncIterable<InboxRecord>;
+  getInbox(id: string): Promise<InboxRecord | null>;
+  /** The entry's history, oldest first. */
+  inboxHistory(id: string): Promise<InboxEvent[]>;
+  /**
+   * Applies `change` when the entry is still at `expectedVersion` (its version then grows by one): the fields, the
+   * events and the mails together. 'conflict' when someone changed it meanwhile, null when there is no such entry.
+   */
+  updateInbox(id: string, expectedVersion: number, change: InboxChange): Promise<InboxRecord | 'conflict' | null>;
+  inboxStats(now: Date): Promise<InboxStats>;
 
   ping(): Promise<boolean>;
   close(): Promise<void>;

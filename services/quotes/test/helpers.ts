@@ -62,6 +62,9 @@ export interface TestService {
   close: (opts?: { keepData?: boolean }) => Promise<void>;
 }
 
+/** The staff of the test service (ADMIN_EMAILS). */
+export const ADMINS = ['ops@forgeline.test', 'sam@forgeline.test'];
+
 export interface ServiceOptions {
   catalogUrl: string;
   dataDir?: string;
@@ -96,6 +99,7 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     mail: { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' },
     outbox,
     rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, ...opts.rateLimits },
+    adminEmails: ADMINS,
   });
   outbox.start();
   const http = await listen(app);

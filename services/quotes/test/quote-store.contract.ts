@@ -191,5 +191,113 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
         await store.close();
       }
     });
+
+    it('keeps an inbox of quotes and messages: newest first, filtered, searched, counted per status', async () => {
+      const store = await make();
+      try {
+        const base = Date.parse('2026-03-01T10:00:00.000Z');
+        const at = (h: number) => new Date(base + h * 3_600_000).toISOString();
+        const q1 = quote({ createdAt: at(0), customerName: 'Ada Lovelace', customerEmail: 'ada@mine-co.example', productSku: '1R-0750', productName: 'Fuel Filter' });
+        const q2 = quote({ createdAt: at(1), customerName: 'Bob Digger', customerEmail: 'bob@quarry.example', productSku: 'AT-33', productName: 'Bucket Tooth', message: 'urgent, machine down' });
+        const c1 = { ...contact(), createdAt: at(2), subject: 'Opening hours' };
+        await store.saveQuoteRequest(q1, []);
+        await store.saveQuoteRequest(q2, []);
+        await store.saveContactMessage(c1, []);
+
+        const all = await store.listInbox({}, 0, 10);
+        expect(all.items.map((i) => i.id)).toEqual([c1.id, q2.id, q1.id]);
+        expect(all.total).toBe(3);
+        expect(all.counts).toMatchObject({ pending: 3, in_progress: 0, quoted: 0 });
+        expect(all.items[2]).toMatchObject({
+          kind: 'quote', status: 'pending', emailDomain: 'mine-co.example', country: 'India', lineCount: 1, assignee: null, version: 0,
+          firstLine: { productSku: '1R-0750', productName: 'Fuel Filter', quantity: 2 },
+        });
+        expect(all.items[0]).toMatchObject({ kind: 'contact', subject: 'Opening hours', firstLine: null, lineCount: 0 });
+        expect((await store.listInbox({}, 1, 1)).items.map((i) => i.id)).toEqual([q2.id]);
+        expect((await store.listInbox({ kind: 'contact' }, 0, 10)).items.map((i) => i.id)).toEqual([c1.id]);
+        // search: part number (part of it), name, e-mail domain, message words; short and long terms together
+        for (const [q, ids] of [
+          ['1r-07', [q1.id]],
+          ['LOVELACE', [q1.id]],
+          ['quarry', [q2.id]],
+          ['machine down', [q2.id]],
+          ['at bucket', [q2.id]],
+          ['nothing-like-this', []],
+        ] as const) {
+          expect((await store.listInbox({ q }, 0, 10)).items.map((i) => i.id), q).toEqual(ids);
+        }
+        expect((await store.listInbox({ from: at(0.5), toExclusive: at(1.5) }, 0, 10)).items.map((i) => i.id)).toEqual([q2.id]);
+        const full = await store.getInbox(q2.id);
+        expect(full).toMatchObject({ message: 'urgent, machine down', lines: [{ productSku: 'AT-33', quantity: 2 }] });
+        expect(await store.getInbox('nope')).toBeNull();
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('applies an inbox change only on the version it was read at, with its history and mails', async () => {
+      const store = await make();
+      try {
+        const q = quote();
+        await store.saveQuoteRequest(q, []);
+        const at = new Date().toISOString();
+        const ev = (type: 'status' | 'note', from: string | null, to: string | null, text: string | null) => ({ at, actor: 'ops@x.test', type, from, to, text, reply: null });
+        const moved = await store.updateInbox(q.id, 0, {
+          status: 'in_progress', assignee: 'ops@x.test', updatedAt: at,
+          events: [ev('status', 'pending', 'in_progress', null), ev('note', null, null, 'called the buyer')],
+          mails: mailsFor(q.id, 1),
+        });
+        expect(moved).toMatchObject({ status: 'in_progress', assignee: 'ops@x.test', version: 1 });
+        expect(await store.getQuoteRequest(q.id)).toMatchObject({ status: 'in_progress' });
+        // a second writer who read version 0 is refused, and changes nothing
+        expect(await store.updateInbox(q.id, 0, { status: 'spam', updatedAt: at, events: [ev('status', 'pending', 'spam', null)], mails: [] })).toBe('conflict');
+        expect(await store.updateInbox('nope', 0, { updatedAt: at, events: [], mails: [] })).toBeNull();
+        expect(await store.getInbox(q.id)).toMatchObject({ status: 'in_progress', version: 1 });
+        const history = await store.inboxHistory(q.id);
+        expect(history.map((h) => [h.type, h.to, h.text])).toEqual([['status', 'in_progress', null], ['note', null, 'called the buyer']]);
+        expect((await store.listMails(q.id)).map((m) => m.id)).toEqual([`mail-${q.id}-0`]);
+        const counts = (await store.listInbox({}, 0, 5)).counts;
+        expect(counts).toMatchObject({ pending: 0, in_progress: 1 });
+        expect((await store.listInbox({ assignee: 'ops@x.test' }, 0, 5)).total).toBe(1);
+        expect((await store.listInbox({ assignee: null }, 0, 5)).total).toBe(0);
+        // first reply time is kept from the first reply on
+        const replied = await store.updateInbox(q.id, 1, { status: 'quoted', firstReplyAt: at, updatedAt: at, events: [], mails: [] });
+        expect(replied).toMatchObject({ status: 'quoted', firstReplyAt: at, version: 2 });
+        const later = new Date(Date.now() + 60_000).toISOString();
+        expect(await store.updateInbox(q.id, 2, { firstReplyAt: later, updatedAt: later, events: [], mails: [] })).toMatchObject({ firstReplyAt: at });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('exports every entry under a filter, newest first, and counts the numbers staff watch', async () => {
+      const store = await make();
+      try {
+        const now = Date.now();
+        const ids: string[] = [];
+        for (let i = 0; i < 23; i++) {
+          const q = quote({ createdAt: new Date(now - i * 60_000).toISOString(), productId: i % 3 ? 'p-a' : 'p-b', productSku: i % 3 ? 'A-1' : 'B-2' });
+          ids.push(q.id);
+          await store.saveQuoteRequest(q, []);
+        }
+        const seen: string[] = [];
+        for await (const r of store.exportInbox({ kind: 'quote' }, 5)) seen.push(r.id); // five batches, the last short
+        expect(seen).toEqual(ids);
+        const at = new Date(now).toISOString();
+        await store.updateInbox(ids[0]!, 0, { status: 'quoted', firstReplyAt: new Date(now + 2 * 3_600_000).toISOString(), updatedAt: at, events: [], mails: [] });
+        await store.updateInbox(ids[0]!, 1, { status: 'won', updatedAt: at, events: [], mails: [] });
+        await store.updateInbox(ids[1]!, 0, { status: 'quoted', updatedAt: at, events: [], mails: [] });
+        await store.updateInbox(ids[1]!, 1, { status: 'lost', updatedAt: at, events: [], mails: [] });
+        await store.updateInbox(ids[2]!, 0, { status: 'quoted', updatedAt: at, events: [], mails: [] });
+        await store.updateInbox(ids[2]!, 1, { status: 'lost', updatedAt: at, events: [], mails: [] });
+        const stats = await store.inboxStats(new Date(now + 1_000));
+        expect(stats.requestsThisWeek).toBe(23);
+        expect(stats.medianHoursToFirstReply).toBe(2);
+        expect(stats.shareWon).toBeCloseTo(1 / 3, 3);
+        expect(stats.topParts.map((p) => [p.productId, p.productSku, p.requests])).toEqual([['p-a', 'A-1', 15], ['p-b', 'B-2', 8]]);
+      } finally {
+        await store.close();
+      }
+    });
   });
 }

@@ -31,6 +31,14 @@ function useFontsOnNavigation() {
 }
 
 /** Header, the routed screen, footer and the floating buttons. */
+/**
+ * Scroll positions are kept per history entry. A page loaded as a new document has React Router's key "default",
+ * the same as the previous document's first page had: keyed on it, /categories opened from a scrolled-down /catalog
+ * opened scrolled down too. Such a page is keyed by its address instead (a reload still comes back to where it was).
+ */
+const scrollKey = (location: { key: string; pathname: string; search: string }) =>
+  location.key === 'default' ? `${location.pathname}${location.search}` : location.key;
+
 export function RootLayout() {
   useInactiveLiveChat();
   useFontsOnNavigation();
@@ -50,7 +58,7 @@ export function RootLayout() {
       </main>
       <Footer />
       <FloatingActions />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </div>
   );
 }

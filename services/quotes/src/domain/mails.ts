@@ -110,3 +110,69 @@ export function contactMails(c: ContactMessage, s: MailSettings): OutboxMail[] {
     },
   ];
 }
+
+export interface ReplyLine {
+  productSku: string;
+  productName: string;
+  quantity: number;
+  unitPrice: number | null;
+  currency: string | null;
+  leadTime: string | null;
+}
+
+const money = (n: number, currency: string | null) => `${n.toFixed(2)}${currency ? ` ${currency}` : ''}`;
+
+/**
+ * Staff's reply to a buyer: their message, then the parts with prices and lead times as a table (text and HTML), and
+ * how long the prices hold. `n` (the request's version) keeps each reply's id and Message-ID distinct.
+ */
+export function replyMail(
+  r: { id: string; kind: 'quote' | 'contact'; customerName: string; customerEmail: string; subject: string },
+  reply: { message: string; lines: ReplyLine[]; validUntil: string | null },
+  n: number,
+  s: MailSettings,
+): OutboxMail {
+  const id = `${r.kind}-${r.id}-reply-${n}`;
+  const head = ['Part', 'SKU', 'Qty', 'Unit price', 'Line total', 'Lead time'];
+  const rows = reply.lines.map((l) => [
+    l.productName,
+    l.productSku,
+    String(l.quantity),
+    l.unitPrice === null ? 'on request' : money(l.unitPrice, l.currency),
+    l.unitPrice === null ? '-' : money(l.unitPrice * l.quantity, l.currency),
+    l.leadTime || '-',
+  ]);
+  const valid = reply.validUntil ? `Prices valid until ${reply.validUntil.slice(0, 10)}.` : '';
+  const greeting = `Dear ${r.customerName},`;
+  const text = [
+    greeting,
+    '',
+    reply.message,
+    ...(rows.length ? ['', ...rows.map((row) => head.map((h, i) => `${h}: ${row[i]}`).join(' | '))] : []),
+    ...(valid ? ['', valid] : []),
+    '',
+    `Reference: ${r.id}`,
+    s.siteName,
+  ].join('\n');
+  const cell = (v: string, tag = 'td') => `<${tag} align="left" style="padding:4px 10px;border-bottom:1px solid #ddd">${escapeHtml(v)}</${tag}>`;
+  const priceTable = rows.length
+    ? `<table cellspacing="0" cellpadding="0"><tr>${head.map((h) => cell(h, 'th')).join('')}</tr>${rows.map((row) => `<tr>${row.map((v) => cell(v)).join('')}</tr>`).join('')}</table>`
+    : '';
+  const html = page(
+    r.kind === 'quote' ? 'Your quotation' : 'Our reply',
+    `<p>${escapeHtml(greeting)}</p><p style="white-space:pre-wrap">${escapeHtml(reply.message)}</p>${priceTable}` +
+      `${valid ? `<p>${escapeHtml(valid)}</p>` : ''}<p>Reference: ${escapeHtml(r.id)}<br>${escapeHtml(s.siteName)}</p>`,
+  );
+  return {
+    id,
+    refId: r.id,
+    message: {
+      to: r.customerEmail,
+      replyTo: s.sellerEmail,
+      subject: oneLine(r.kind === 'quote' ? `Quotation: ${r.subject} (ref ${r.id.slice(0, 8)})` : `Re: ${r.subject || 'your message'}`),
+      text,
+      html,
+      messageId: `<${id}@${s.messageDomain}>`,
+    },
+  };
+}

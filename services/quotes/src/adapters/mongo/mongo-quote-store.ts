@@ -1,7 +1,9 @@
 import mongoose, { type Connection, type Model } from 'mongoose';
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
-import type { OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
+import { INBOX_STATUSES, type InboxEvent, type InboxStats, type InboxStatus } from '@forgeline/contracts/quote-inbox';
+import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
+import type { InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
 
 interface QuoteDoc extends Omit<QuoteRequest, 'id'> {
   _id: string;
@@ -24,6 +26,19 @@ interface OutboxDoc {
   createdAt: Date;
   sentAt: Date | null;
 }
+interface InboxDoc extends Omit<InboxRecord, 'id' | 'firstLine' | 'lineCount'> {
+  _id: string;
+  /** The lower-cased text the search looks through (inboxSearchText). */
+  search: string;
+  /** A change's mails and events until they are in the outbox and history (see updateInbox). */
+  unqueuedMails?: string;
+  unrecordedEvents?: string;
+}
+interface EventDoc extends InboxEvent {
+  /** `<item id>:<version, 9 digits>:<n>`: stable, so a recovery that records an event twice records it once. */
+  _id: string;
+  itemId: string;
+}
 interface CaptchaDoc {
   _id: string;
   expiresAt: Date;
@@ -34,6 +49,14 @@ const optStr = { type: String, default: '' };
 
 /** What saveWithMails and recoverUnqueued need of the quote and contact models. */
 type RecordModel = Model<{ _id: string; unqueuedMails?: string }>;
+
+const escapeRegex = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function docToRecord(d: InboxDoc): InboxRecord {
+  const { _id, search: _s, unqueuedMails: _m, unrecordedEvents: _e, ...rest } = d as InboxDoc & { _id: string };
+  const lines = rest.lines ?? [];
+  return { ...rest, id: _id, lines, assignee: rest.assignee ?? null, firstReplyAt: rest.firstReplyAt ?? null, firstLine: lines[0] ?? null, lineCount: lines.length };
+}
 
 const isDuplicateKey = (err: unknown) => (err as { code?: number } | null)?.code === 11000;
 
@@ -60,6 +83,8 @@ export class MongoQuoteStore implements QuoteStore {
   private readonly outbox: Model<OutboxDoc>;
   private readonly captchas: Model<CaptchaDoc>;
   private readonly claims: Model<CaptchaDoc & { leaseUntil: Date }>;
+  private readonly inbox: Model<InboxDoc>;
+  private readonly events: Model<EventDoc>;
   private pruneAt = 0;
   private pruneClaimsAt = 0;
 
@@ -128,12 +153,61 @@ export class MongoQuoteStore implements QuoteStore {
       'OutboxClaim',
       new mongoose.Schema({ _id: str, leaseUntil: { type: Date, required: true, index: true } }, { ...opts, collection: 'outbox_claims' }),
     );
+    ({ inbox: this.inbox, events: this.events } = this.inboxModels(conn));
+  }
+
+  private inboxModels(conn: Connection) {
+    const opts = { versionKey: false, autoIndex: true } as const;
+    const line = new mongoose.Schema({ productId: str, productName: optStr, productSku: optStr, quantity: Number }, { _id: false });
+    const inboxSchema = new mongoose.Schema<InboxDoc>(
+      {
+        _id: str,
+        kind: str,
+        status: str,
+        assignee: { type: String, default: null },
+        version: { type: Number, default: 0 },
+        createdAt: str,
+        updatedAt: str,
+        firstReplyAt: { type: String, default: null },
+        customerName: str,
+        customerEmail: str,
+        emailDomain: optStr,
+        customerPhone: optStr,
+        country: optStr,
+        subject: optStr,
+        message: optStr,
+        lines: [line],
+        search: optStr,
+        unqueuedMails: { type: String, index: { sparse: true } },
+        unrecordedEvents: String,
+      },
+      { ...opts, collection: 'inbox' },
+    );
+    inboxSchema.index({ createdAt: -1, _id: -1 });
+    inboxSchema.index({ status: 1, createdAt: -1 });
+    inboxSchema.index({ assignee: 1, createdAt: -1 });
+    const eventSchema = new mongoose.Schema<EventDoc>(
+      {
+        _id: str,
+        itemId: { type: String, required: true, index: true },
+        at: str,
+        actor: str,
+        type: str,
+        from: { type: String, default: null },
+        to: { type: String, default: null },
+        text: { type: String, default: null },
+        reply: { type: mongoose.Schema.Types.Mixed, default: null },
+      },
+      { ...opts, collection: 'inbox_events' },
+    );
+    return { inbox: conn.model<InboxDoc>('InboxEntry', inboxSchema), events: conn.model<EventDoc>('InboxEvent', eventSchema) };
   }
 
   static async connect(url: string): Promise<MongoQuoteStore> {
     const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 10_000 }).asPromise();
     const store = new MongoQuoteStore(conn);
-    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.claims.init()]);
+    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.claims.init(), store.inbox.init(), store.events.init()]);
+    await store.backfillInbox();
     return store;
   }
 
@@ -177,30 +251,171 @@ export class MongoQuoteStore implements QuoteStore {
   }
 
   saveQuoteRequest(q: QuoteRequest, mails: OutboxMail[]): Promise<void> {
-    return this.saveWithMails(this.quotes as unknown as RecordModel, q, mails);
+    return this.saveWithMails(this.quotes as unknown as RecordModel, q, mails, inboxFromQuote(q));
   }
 
   saveContactMessage(c: ContactMessage, mails: OutboxMail[]): Promise<void> {
-    return this.saveWithMails(this.contacts as unknown as RecordModel, c, mails);
+    return this.saveWithMails(this.contacts as unknown as RecordModel, c, mails, inboxFromContact(c));
   }
 
-  /** The record with its mails as `unqueuedMails`, then the mails into the outbox, then the field removed. */
-  private async saveWithMails(model: RecordModel, record: { id: string }, mails: OutboxMail[]) {
+  /**
+   * The record with its mails as `unqueuedMails`, then the mails into the outbox and its inbox entry, then the field
+   * removed (a crash in between is finished by recoverUnqueued).
+   */
+  private async saveWithMails(model: RecordModel, record: { id: string }, mails: OutboxMail[], entry: InboxRecord) {
     const { id, ...rest } = record;
     await model.create({ _id: id, ...rest, unqueuedMails: JSON.stringify(mails) });
     await this.enqueue(mails);
+    await this.addInboxEntry(entry);
     await model.updateOne({ _id: id }, { $unset: { unqueuedMails: 1 } });
   }
 
-  /** Moves the mails of records whose save was cut short into the outbox. */
+  /** Inserts the entry unless it is there (a retry or a recovery leaves the existing one as it is). */
+  private async addInboxEntry(r: InboxRecord) {
+    const { id, firstLine: _f, lineCount: _c, ...rest } = r;
+    try {
+      await this.inbox.updateOne({ _id: id }, { $setOnInsert: { ...rest, search: inboxSearchText(r) } }, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+
+  /** Requests stored before the inbox existed get their entries (once; cheap afterwards). */
+  private async backfillInbox() {
+    const [nQuotes, nContacts, nInbox] = await Promise.all([this.quotes.estimatedDocumentCount(), this.contacts.estimatedDocumentCount(), this.inbox.estimatedDocumentCount()]);
+    if (nQuotes + nContacts <= nInbox) return;
+    for await (const q of this.quotes.find({}, { unqueuedMails: 0 }).lean().cursor()) {
+      const { _id, ...rest } = q as QuoteDoc;
+      await this.addInboxEntry(inboxFromQuote({ id: _id, ...rest } as QuoteRequest));
+    }
+    for await (const c of this.contacts.find({}, { unqueuedMails: 0 }).lean().cursor()) {
+      const { _id, ...rest } = c as ContactDoc;
+      await this.addInboxEntry(inboxFromContact({ id: _id, ...rest } as ContactMessage));
+    }
+  }
+
+  /** Finishes saves and inbox changes cut short: their mails into the outbox, their entries and events recorded. */
   private async recoverUnqueued() {
-    for (const model of [this.quotes, this.contacts] as unknown as RecordModel[]) {
-      const stranded = await model.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1 }).limit(100).lean();
+    for (const [model, toEntry] of [
+      [this.quotes, (d: QuoteDoc) => inboxFromQuote({ ...d, id: d._id } as QuoteRequest)],
+      [this.contacts, (d: ContactDoc) => inboxFromContact({ ...d, id: d._id } as ContactMessage)],
+    ] as unknown as [RecordModel, (d: unknown) => InboxRecord][]) {
+      const stranded = await model.find({ unqueuedMails: { $exists: true } }).limit(100).lean();
       for (const d of stranded) {
         if (d.unqueuedMails) await this.enqueue(JSON.parse(d.unqueuedMails) as OutboxMail[]);
+        await this.addInboxEntry(toEntry(d));
         await model.updateOne({ _id: d._id }, { $unset: { unqueuedMails: 1 } });
       }
     }
+    const changes = await this.inbox.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1 }).limit(100).lean();
+    for (const d of changes) await this.finishChange(d._id, d.unqueuedMails, d.unrecordedEvents);
+  }
+
+  private async finishChange(id: string, mails: string | undefined, events: string | undefined) {
+    if (mails) await this.enqueue(JSON.parse(mails) as OutboxMail[]);
+    for (const e of events ? (JSON.parse(events) as EventDoc[]) : []) {
+      await this.events.updateOne({ _id: e._id }, { $setOnInsert: e }, { upsert: true }).catch((err: unknown) => {
+        if (!isDuplicateKey(err)) throw err;
+      });
+    }
+    await this.inbox.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1 } });
+  }
+
+  private filter(f: InboxFilter, withStatus = true): Record<string, unknown> {
+    const q: Record<string, unknown> = {};
+    if (withStatus && f.status) q.status = f.status;
+    if (f.kind) q.kind = f.kind;
+    if (f.assignee !== undefined) q.assignee = f.assignee;
+    if (f.from || f.toExclusive) q.createdAt = { ...(f.from ? { $gte: f.from } : {}), ...(f.toExclusive ? { $lt: f.toExclusive } : {}) };
+    const terms = f.q ? searchTerms(f.q) : [];
+    if (terms.length) q.$and = terms.map((t) => ({ search: { $regex: escapeRegex(t) } }));
+    return q;
+  }
+
+  async listInbox(f: InboxFilter, offset: number, limit: number): Promise<InboxPage> {
+    const [docs, byStatus] = await Promise.all([
+      this.inbox.find(this.filter(f), { search: 0, unqueuedMails: 0, unrecordedEvents: 0 }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).lean(),
+      this.inbox.aggregate<{ _id: InboxStatus; n: number }>([{ $match: this.filter(f, false) }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
+    ]);
+    const counts = Object.fromEntries(INBOX_STATUSES.map((st) => [st, byStatus.find((r) => r._id === st)?.n ?? 0])) as Record<InboxStatus, number>;
+    const total = f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0);
+    const items = docs.map((d) => {
+      const { lines: _l, customerPhone: _p, message: _m, ...item } = docToRecord(d as unknown as InboxDoc);
+      return item;
+    });
+    return { items, total, counts };
+  }
+
+  async *exportInbox(f: InboxFilter, batchSize = 500): AsyncIterable<InboxRecord> {
+    const base = this.filter(f);
+    let after: { createdAt: string; id: string } | null = null;
+    for (;;) {
+      const keyset: Record<string, unknown> = after ? { $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after.id } }] } : {};
+      const docs = (await this.inbox.find({ $and: [base, keyset] }, { search: 0 }).sort({ createdAt: -1, _id: -1 }).limit(batchSize).lean()) as unknown as InboxDoc[];
+      for (const d of docs) yield docToRecord(d);
+      if (docs.length < batchSize) return;
+      const last: InboxDoc = docs[docs.length - 1]!;
+      after = { createdAt: last.createdAt, id: last._id };
+    }
+  }
+
+  async getInbox(id: string): Promise<InboxRecord | null> {
+    const d = await this.inbox.findById(id, { search: 0, unqueuedMails: 0, unrecordedEvents: 0 }).lean();
+    return d ? docToRecord(d as unknown as InboxDoc) : null;
+  }
+
+  async inboxHistory(id: string): Promise<InboxEvent[]> {
+    const docs = await this.events.find({ itemId: id }).sort({ _id: 1 }).lean();
+    return docs.map(({ at, actor, type, from, to, text, reply }) => ({ at, actor, type, from: from ?? null, to: to ?? null, text: text ?? null, reply: reply ?? null }));
+  }
+
+  /**
+   * A conditional update on the version (atomic on one document), carrying the change's mails and events; they are
+   * then copied to the outbox and history and the fields removed, as saves do (recoverUnqueued finishes a crash).
+   */
+  async updateInbox(id: string, expectedVersion: number, change: InboxChange): Promise<InboxRecord | 'conflict' | null> {
+    const d = await this.inbox.findById(id, { search: 0 }).lean();
+    if (!d) return null;
+    if (d.version !== expectedVersion) return 'conflict';
+    const version = expectedVersion + 1;
+    const events: EventDoc[] = change.events.map((e, i) => ({ ...e, _id: `${id}:${String(version).padStart(9, '0')}:${i}`, itemId: id }));
+    const set: Record<string, unknown> = { updatedAt: change.updatedAt, version, unqueuedMails: JSON.stringify(change.mails), unrecordedEvents: JSON.stringify(events) };
+    if (change.status) set.status = change.status;
+    if (change.assignee !== undefined) set.assignee = change.assignee;
+    if (change.firstReplyAt && !d.firstReplyAt) set.firstReplyAt = change.firstReplyAt;
+    const res = await this.inbox.updateOne({ _id: id, version: expectedVersion }, { $set: set });
+    if (res.matchedCount === 0) return 'conflict';
+    if (d.kind === 'quote' && change.status) await this.quotes.updateOne({ _id: id }, { $set: { status: change.status } });
+    await this.finishChange(id, set.unqueuedMails as string, set.unrecordedEvents as string);
+    const { unqueuedMails: _m, unrecordedEvents: _e, ...fields } = set;
+    return docToRecord({ ...(d as InboxDoc), ...fields } as InboxDoc);
+  }
+
+  async inboxStats(now: Date): Promise<InboxStats> {
+    const t = now.getTime();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const [week, replied, decided, top] = await Promise.all([
+      this.inbox.countDocuments({ kind: 'quote', createdAt: { $gte: iso(t - 7 * DAY_MS) } }),
+      this.inbox.find({ firstReplyAt: { $ne: null }, createdAt: { $gte: iso(t - 90 * DAY_MS) } }, { createdAt: 1, firstReplyAt: 1 }).lean(),
+      this.inbox.aggregate<{ _id: string; n: number }>([{ $match: { status: { $in: ['won', 'lost'] } } }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
+      // (Grouped on the line's three fields rather than $first: FerretDB has no $first.)
+      this.inbox.aggregate<{ _id: { productId: string; productSku: string; productName: string }; requests: number }>([
+        { $match: { kind: 'quote', status: { $ne: 'spam' }, createdAt: { $gte: iso(t - 30 * DAY_MS) } } },
+        { $unwind: '$lines' },
+        { $group: { _id: { productId: '$lines.productId', productSku: '$lines.productSku', productName: '$lines.productName' }, requests: { $sum: 1 } } },
+        { $sort: { requests: -1, '_id.productSku': 1 } },
+        { $limit: 5 },
+      ]),
+    ]);
+    const hours = median(replied.map((r) => (Date.parse(r.firstReplyAt!) - Date.parse(r.createdAt)) / 3_600_000));
+    const won = decided.find((x) => x._id === 'won')?.n ?? 0;
+    const lost = decided.find((x) => x._id === 'lost')?.n ?? 0;
+    return {
+      requestsThisWeek: week,
+      medianHoursToFirstReply: hours === null ? null : Math.round(hours * 10) / 10,
+      shareWon: won + lost ? Math.round((won / (won + lost)) * 1000) / 1000 : null,
+      topParts: top.map((p) => ({ ...p._id, requests: p.requests })),
+    };
   }
 
   async getQuoteRequest(id: string): Promise<QuoteRequest | null> {

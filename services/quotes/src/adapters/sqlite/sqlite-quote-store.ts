@@ -3,7 +3,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
-import type { OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
+import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
+import { INBOX_STATUSES } from '@forgeline/contracts/quote-inbox';
+import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
+import type { InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS quote_requests (
@@ -49,7 +52,106 @@ CREATE TABLE IF NOT EXISTS captcha_used (
   expires_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS captcha_used_expiry ON captcha_used (expires_at);
+CREATE TABLE IF NOT EXISTS inbox (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  assignee TEXT,
+  version INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  first_reply_at TEXT,
+  customer_name TEXT NOT NULL,
+  customer_email TEXT NOT NULL,
+  email_domain TEXT NOT NULL,
+  customer_phone TEXT NOT NULL,
+  country TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  message TEXT NOT NULL,
+  lines TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS inbox_created ON inbox (created_at, id);
+CREATE INDEX IF NOT EXISTS inbox_status ON inbox (status, created_at);
+CREATE INDEX IF NOT EXISTS inbox_assignee ON inbox (assignee, created_at);
+CREATE INDEX IF NOT EXISTS inbox_kind ON inbox (kind, created_at);
+CREATE INDEX IF NOT EXISTS inbox_replied ON inbox (first_reply_at);
+-- Substring search (part numbers, names, e-mails) by trigram; contentless: the text never changes once stored.
+CREATE VIRTUAL TABLE IF NOT EXISTS inbox_fts USING fts5(text, content='', tokenize='trigram');
+CREATE TABLE IF NOT EXISTS inbox_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  item_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  type TEXT NOT NULL,
+  from_value TEXT,
+  to_value TEXT,
+  text TEXT,
+  reply TEXT
+);
+CREATE INDEX IF NOT EXISTS inbox_events_item ON inbox_events (item_id, seq);
 `;
+
+interface InboxRow {
+  id: string;
+  kind: 'quote' | 'contact';
+  status: InboxStatus;
+  assignee: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  first_reply_at: string | null;
+  customer_name: string;
+  customer_email: string;
+  email_domain: string;
+  customer_phone: string;
+  country: string;
+  subject: string;
+  message: string;
+  lines: string;
+}
+
+interface EventRow {
+  at: string;
+  actor: string;
+  type: InboxEvent['type'];
+  from_value: string | null;
+  to_value: string | null;
+  text: string | null;
+  reply: string | null;
+}
+
+function toRecord(r: InboxRow): InboxRecord {
+  const lines = JSON.parse(r.lines) as InboxLine[];
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    customerName: r.customer_name,
+    customerEmail: r.customer_email,
+    emailDomain: r.email_domain,
+    country: r.country,
+    firstLine: lines[0] ?? null,
+    lineCount: lines.length,
+    subject: r.subject,
+    assignee: r.assignee,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    firstReplyAt: r.first_reply_at,
+    version: r.version,
+    lines,
+    customerPhone: r.customer_phone,
+    message: r.message,
+  };
+}
+
+const toItem = (r: InboxRow): InboxItem => {
+  const { lines: _l, customerPhone: _p, message: _m, ...item } = toRecord(r);
+  return item;
+};
+
+/** An FTS5 phrase: the term in double quotes, its own quotes doubled. */
+const phrase = (t: string) => `"${t.replace(/"/g, '""')}"`;
+const likeEscape = (t: string) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 interface OutboxRow {
   id: string;
@@ -112,7 +214,7 @@ export class SqliteQuoteStore implements QuoteStore {
   private readonly db: Database.Database;
   private readonly fast: Database.Database;
   private pruneAt = 0;
-  private pending: { run: () => void; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private pending: { run: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void }[] = [];
   private flushScheduled = false;
 
   constructor(file: string) {
@@ -125,12 +227,36 @@ export class SqliteQuoteStore implements QuoteStore {
     this.fast = file === ':memory:' ? this.db : new Database(file);
     this.fast.pragma('synchronous = NORMAL');
     this.fast.pragma('busy_timeout = 5000');
+    this.backfillInbox();
+  }
+
+  /** Requests stored before the inbox existed get their entries (once; a no-op afterwards). */
+  private backfillInbox() {
+    const quotes = this.db.prepare('SELECT id FROM quote_requests WHERE id NOT IN (SELECT id FROM inbox)').pluck().all() as string[];
+    const contacts = this.db.prepare('SELECT id FROM contact_messages WHERE id NOT IN (SELECT id FROM inbox)').pluck().all() as string[];
+    if (!quotes.length && !contacts.length) return;
+    this.db.transaction(() => {
+      for (const id of quotes) this.insertInbox(inboxFromQuote(this.readQuote(id)!));
+      for (const id of contacts) this.insertInbox(inboxFromContact(this.readContact(id)!));
+    })();
+  }
+
+  private insertInbox(r: InboxRecord) {
+    const info = this.db
+      .prepare(
+        `INSERT INTO inbox (id, kind, status, assignee, version, created_at, updated_at, first_reply_at, customer_name, customer_email,
+           email_domain, customer_phone, country, subject, message, lines)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(r.id, r.kind, r.status, r.assignee, r.version, r.createdAt, r.updatedAt, r.firstReplyAt, r.customerName, r.customerEmail,
+        r.emailDomain, r.customerPhone, r.country, r.subject, r.message, JSON.stringify(r.lines));
+    this.db.prepare('INSERT INTO inbox_fts (rowid, text) VALUES (?, ?)').run(info.lastInsertRowid, inboxSearchText(r));
   }
 
   /** Runs `run` in a transaction committed with the other saves of this tick. */
-  private save(run: () => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ run, resolve, reject });
+  private save<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -143,11 +269,12 @@ export class SqliteQuoteStore implements QuoteStore {
     const batch = this.pending.splice(0);
     if (batch.length === 0) return;
     const errors: unknown[] = [];
+    const results: unknown[] = [];
     try {
       this.db.transaction(() => {
         batch.forEach((item, i) => {
           try {
-            this.db.transaction(item.run)(); // nested: a SAVEPOINT, rolled back alone on error
+            results[i] = this.db.transaction(item.run)(); // nested: a SAVEPOINT, rolled back alone on error
           } catch (err) {
             errors[i] = err;
           }
@@ -157,7 +284,7 @@ export class SqliteQuoteStore implements QuoteStore {
       for (const item of batch) item.reject(err);
       return;
     }
-    batch.forEach((item, i) => (errors[i] === undefined ? item.resolve() : item.reject(errors[i])));
+    batch.forEach((item, i) => (errors[i] === undefined ? item.resolve(results[i]) : item.reject(errors[i])));
   }
 
   static inDataDir(dataDir: string) {
@@ -180,6 +307,7 @@ export class SqliteQuoteStore implements QuoteStore {
     );
     await this.save(() => {
       insert.run(q);
+      this.insertInbox(inboxFromQuote(q));
       this.insertMails(mails, Date.now());
     });
   }
@@ -191,11 +319,16 @@ export class SqliteQuoteStore implements QuoteStore {
     );
     await this.save(() => {
       insert.run(c);
+      this.insertInbox(inboxFromContact(c));
       this.insertMails(mails, Date.now());
     });
   }
 
   async getQuoteRequest(id: string): Promise<QuoteRequest | null> {
+    return this.readQuote(id);
+  }
+
+  private readQuote(id: string): QuoteRequest | null {
     const r = this.db.prepare('SELECT * FROM quote_requests WHERE id = ?').get(id) as QuoteRow | undefined;
     if (!r) return null;
     return {
@@ -215,6 +348,10 @@ export class SqliteQuoteStore implements QuoteStore {
   }
 
   async getContactMessage(id: string): Promise<ContactMessage | null> {
+    return this.readContact(id);
+  }
+
+  private readContact(id: string): ContactMessage | null {
     const r = this.db.prepare('SELECT * FROM contact_messages WHERE id = ?').get(id) as ContactRow | undefined;
     if (!r) return null;
     return {
@@ -290,6 +427,124 @@ export class SqliteQuoteStore implements QuoteStore {
     return {
       pending: rows.find((r) => r.status === 'pending')?.n ?? 0,
       sent: rows.find((r) => r.status === 'sent')?.n ?? 0,
+    };
+  }
+
+  /** The WHERE clause of a filter (with its parameters), optionally without the status (the per-status counts). */
+  private where(f: InboxFilter, withStatus = true): { sql: string; params: unknown[] } {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (withStatus && f.status) (parts.push('status = ?'), params.push(f.status));
+    if (f.kind) (parts.push('kind = ?'), params.push(f.kind));
+    if (f.assignee === null) parts.push('assignee IS NULL');
+    else if (f.assignee) (parts.push('assignee = ?'), params.push(f.assignee));
+    if (f.from) (parts.push('created_at >= ?'), params.push(f.from));
+    if (f.toExclusive) (parts.push('created_at < ?'), params.push(f.toExclusive));
+    const terms = f.q ? searchTerms(f.q) : [];
+    const long = terms.filter((t) => t.length >= 3);
+    // Trigrams need three characters; shorter words are looked for in the stored fields directly.
+    if (long.length) (parts.push('rowid IN (SELECT rowid FROM inbox_fts WHERE inbox_fts MATCH ?)'), params.push(long.map(phrase).join(' AND ')));
+    for (const t of terms.filter((x) => x.length < 3)) {
+      parts.push(`(customer_name LIKE ? ESCAPE '\\' OR customer_email LIKE ? ESCAPE '\\' OR subject LIKE ? ESCAPE '\\' OR lines LIKE ? ESCAPE '\\')`);
+      params.push(likeEscape(t), likeEscape(t), likeEscape(t), likeEscape(t));
+    }
+    return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  async listInbox(f: InboxFilter, offset: number, limit: number): Promise<InboxPage> {
+    const w = this.where(f);
+    const rows = this.db
+      .prepare(`SELECT * FROM inbox ${w.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...w.params, limit, offset) as InboxRow[];
+    const c = this.where(f, false);
+    const byStatus = this.db.prepare(`SELECT status, count(*) AS n FROM inbox ${c.sql} GROUP BY status`).all(...c.params) as { status: InboxStatus; n: number }[];
+    const counts = Object.fromEntries(INBOX_STATUSES.map((st) => [st, byStatus.find((r) => r.status === st)?.n ?? 0])) as Record<InboxStatus, number>;
+    const total = f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0);
+    return { items: rows.map(toItem), total, counts };
+  }
+
+  async *exportInbox(f: InboxFilter, batchSize = 500): AsyncIterable<InboxRecord> {
+    const w = this.where(f);
+    // Keyset batches: each is its own short read, so a long export never holds the database.
+    let after: { created: string; id: string } | null = null;
+    for (;;) {
+      const keyset = after ? `${w.sql ? `${w.sql} AND` : 'WHERE'} (created_at < ? OR (created_at = ? AND id < ?))` : w.sql;
+      const params = after ? [...w.params, after.created, after.created, after.id] : w.params;
+      const rows = this.db.prepare(`SELECT * FROM inbox ${keyset} ORDER BY created_at DESC, id DESC LIMIT ?`).all(...params, batchSize) as InboxRow[];
+      for (const r of rows) yield toRecord(r);
+      if (rows.length < batchSize) return;
+      const last = rows[rows.length - 1]!;
+      after = { created: last.created_at, id: last.id };
+    }
+  }
+
+  async getInbox(id: string): Promise<InboxRecord | null> {
+    const r = this.db.prepare('SELECT * FROM inbox WHERE id = ?').get(id) as InboxRow | undefined;
+    return r ? toRecord(r) : null;
+  }
+
+  async inboxHistory(id: string): Promise<InboxEvent[]> {
+    const rows = this.db.prepare('SELECT * FROM inbox_events WHERE item_id = ? ORDER BY seq').all(id) as EventRow[];
+    return rows.map((r) => ({
+      at: r.at,
+      actor: r.actor,
+      type: r.type,
+      from: r.from_value,
+      to: r.to_value,
+      text: r.text,
+      reply: r.reply ? (JSON.parse(r.reply) as InboxEvent['reply']) : null,
+    }));
+  }
+
+  async updateInbox(id: string, expectedVersion: number, change: InboxChange): Promise<InboxRecord | 'conflict' | null> {
+    return this.save(() => {
+      const r = this.db.prepare('SELECT * FROM inbox WHERE id = ?').get(id) as InboxRow | undefined;
+      if (!r) return null;
+      if (r.version !== expectedVersion) return 'conflict' as const;
+      const next: InboxRow = {
+        ...r,
+        status: change.status ?? r.status,
+        assignee: change.assignee === undefined ? r.assignee : change.assignee,
+        first_reply_at: r.first_reply_at ?? change.firstReplyAt ?? null,
+        updated_at: change.updatedAt,
+        version: r.version + 1,
+      };
+      this.db
+        .prepare('UPDATE inbox SET status = ?, assignee = ?, first_reply_at = ?, updated_at = ?, version = ? WHERE id = ? AND version = ?')
+        .run(next.status, next.assignee, next.first_reply_at, next.updated_at, next.version, id, expectedVersion);
+      if (r.kind === 'quote' && next.status !== r.status) this.db.prepare('UPDATE quote_requests SET status = ? WHERE id = ?').run(next.status, id);
+      const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const e of change.events) ev.run(id, e.at, e.actor, e.type, e.from, e.to, e.text, e.reply ? JSON.stringify(e.reply) : null);
+      this.insertMails(change.mails, Date.now());
+      return toRecord(next);
+    });
+  }
+
+  async inboxStats(now: Date): Promise<InboxStats> {
+    const t = now.getTime();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const week = (this.db.prepare(`SELECT count(*) FROM inbox WHERE kind = 'quote' AND created_at >= ?`).pluck().get(iso(t - 7 * DAY_MS)) as number) ?? 0;
+    const replied = this.db
+      .prepare(`SELECT created_at, first_reply_at FROM inbox WHERE first_reply_at IS NOT NULL AND created_at >= ?`)
+      .all(iso(t - 90 * DAY_MS)) as { created_at: string; first_reply_at: string }[];
+    const hours = median(replied.map((r) => (Date.parse(r.first_reply_at) - Date.parse(r.created_at)) / 3_600_000));
+    const decided = this.db.prepare(`SELECT status, count(*) AS n FROM inbox WHERE status IN ('won', 'lost') GROUP BY status`).all() as { status: string; n: number }[];
+    const won = decided.find((d) => d.status === 'won')?.n ?? 0;
+    const lost = decided.find((d) => d.status === 'lost')?.n ?? 0;
+    const top = this.db
+      .prepare(
+        `SELECT json_extract(l.value, '$.productId') AS productId, json_extract(l.value, '$.productSku') AS productSku,
+           json_extract(l.value, '$.productName') AS productName, count(*) AS requests
+         FROM inbox, json_each(inbox.lines) AS l
+         WHERE inbox.kind = 'quote' AND inbox.created_at >= ? AND inbox.status != 'spam'
+         GROUP BY productId, productSku, productName ORDER BY requests DESC, productSku LIMIT 5`,
+      )
+      .all(iso(t - 30 * DAY_MS)) as InboxStats['topParts'];
+    return {
+      requestsThisWeek: week,
+      medianHoursToFirstReply: hours === null ? null : Math.round(hours * 10) / 10,
+      shareWon: won + lost ? Math.round((won / (won + lost)) * 1000) / 1000 : null,
+      topParts: top,
     };
   }
 

@@ -1,4 +1,4 @@
-import { Archive, ImageUp, LogOut, Package } from 'lucide-react';
+import { Archive, ImageUp, Inbox, LogOut, Package } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -6,14 +6,16 @@ import { useAdminSession } from '../hooks/use-admin-session.tsx';
 import ProductUploadTab from './product-upload-tab.tsx';
 import SkuUploadTab from './sku-upload-tab.tsx';
 import BulkUploadTab from './bulk-upload-tab.tsx';
+import InboxTab from './inbox-tab.tsx';
 
 const tabs = [
   { value: 'product', label: 'Product Upload', icon: Package },
   { value: 'sku', label: 'SKU Image Uploader', icon: ImageUp },
   { value: 'bulk', label: 'Bulk Upload', icon: Archive },
+  { value: 'inbox', label: 'Inbox', icon: Inbox },
 ] as const;
 
-/** The signed-in panel: who is signed in, Logout, and the three tabs of spec section 2. */
+/** The signed-in panel: who is signed in, Logout, the three tabs of spec section 2 and the quote inbox. */
 export function AdminPanel() {
   const { session, logout } = useAdminSession();
   const [tab, setTab] = useState<string>('product');
@@ -57,6 +59,9 @@ export function AdminPanel() {
           </Tabs.Content>
           <Tabs.Content value="bulk" className="focus-visible:outline-none">
             <BulkUploadTab />
+          </Tabs.Content>
+          <Tabs.Content value="inbox" className="focus-visible:outline-none">
+            <InboxTab />
           </Tabs.Content>
         </Tabs.Root>
       </main>
