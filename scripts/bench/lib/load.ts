@@ -14,6 +14,7 @@ type Autocannon = (opts: {
   url: string;
   connections: number;
   duration: number;
+  headers?: Record<string, string>;
   requests: Array<{ setupRequest: (req: AutocannonRequest) => AutocannonRequest; onResponse: (status: number) => void }>;
 }) => Promise<{ requests: { total: number; average: number }; errors: number; timeouts: number }> & {
   on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
@@ -36,13 +37,21 @@ export interface LoadResult {
 }
 
 /** `connections` clients for `seconds`, each request asking for `nextPath()` on `url`. */
-export async function runLoad(opts: { url: string; connections: number; seconds: number; nextPath: () => string }): Promise<LoadResult> {
+export async function runLoad(opts: {
+  url: string;
+  connections: number;
+  seconds: number;
+  nextPath: () => string;
+  /** Sent with every request (an admin's Authorization). */
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const instance = autocannon({
     url: opts.url,
     connections: opts.connections,
     duration: opts.seconds,
+    headers: opts.headers,
     requests: [
       {
         setupRequest: (req) => ({ ...req, path: opts.nextPath() }),

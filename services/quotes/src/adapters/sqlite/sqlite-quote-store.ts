@@ -75,6 +75,11 @@ CREATE INDEX IF NOT EXISTS inbox_status ON inbox (status, created_at);
 CREATE INDEX IF NOT EXISTS inbox_assignee ON inbox (assignee, created_at);
 CREATE INDEX IF NOT EXISTS inbox_kind ON inbox (kind, created_at);
 CREATE INDEX IF NOT EXISTS inbox_replied ON inbox (first_reply_at);
+-- The per-status counts under the kind and assignee filters, read from the index alone.
+CREATE INDEX IF NOT EXISTS inbox_kind_assignee_status ON inbox (kind, assignee, status);
+CREATE INDEX IF NOT EXISTS inbox_assignee_status ON inbox (assignee, status);
+-- The per-status counts of the whole inbox (the tab's usual view), kept with every insert and status change.
+CREATE TABLE IF NOT EXISTS inbox_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL);
 -- Substring search (part numbers, names, e-mails) by trigram; contentless: the text never changes once stored.
 CREATE VIRTUAL TABLE IF NOT EXISTS inbox_fts USING fts5(text, content='', tokenize='trigram');
 CREATE TABLE IF NOT EXISTS inbox_events (
@@ -232,6 +237,11 @@ export class SqliteQuoteStore implements QuoteStore {
 
   /** Requests stored before the inbox existed get their entries (once; a no-op afterwards). */
   private backfillInbox() {
+    this.db.transaction(() => {
+      if (this.db.prepare('SELECT count(*) FROM inbox_counts').pluck().get() === 0) {
+        this.db.exec('INSERT INTO inbox_counts (status, n) SELECT status, count(*) FROM inbox GROUP BY status');
+      }
+    })();
     const quotes = this.db.prepare('SELECT id FROM quote_requests WHERE id NOT IN (SELECT id FROM inbox)').pluck().all() as string[];
     const contacts = this.db.prepare('SELECT id FROM contact_messages WHERE id NOT IN (SELECT id FROM inbox)').pluck().all() as string[];
     if (!quotes.length && !contacts.length) return;
@@ -251,6 +261,11 @@ export class SqliteQuoteStore implements QuoteStore {
       .run(r.id, r.kind, r.status, r.assignee, r.version, r.createdAt, r.updatedAt, r.firstReplyAt, r.customerName, r.customerEmail,
         r.emailDomain, r.customerPhone, r.country, r.subject, r.message, JSON.stringify(r.lines));
     this.db.prepare('INSERT INTO inbox_fts (rowid, text) VALUES (?, ?)').run(info.lastInsertRowid, inboxSearchText(r));
+    this.count(r.status, 1);
+  }
+
+  private count(status: InboxStatus, delta: number) {
+    this.db.prepare('INSERT INTO inbox_counts (status, n) VALUES (?, ?) ON CONFLICT (status) DO UPDATE SET n = n + excluded.n').run(status, delta);
   }
 
   /** Runs `run` in a transaction committed with the other saves of this tick. */
@@ -457,7 +472,9 @@ export class SqliteQuoteStore implements QuoteStore {
       .prepare(`SELECT * FROM inbox ${w.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...w.params, limit, offset) as InboxRow[];
     const c = this.where(f, false);
-    const byStatus = this.db.prepare(`SELECT status, count(*) AS n FROM inbox ${c.sql} GROUP BY status`).all(...c.params) as { status: InboxStatus; n: number }[];
+    const byStatus = (
+      c.sql ? this.db.prepare(`SELECT status, count(*) AS n FROM inbox ${c.sql} GROUP BY status`).all(...c.params) : this.db.prepare('SELECT status, n FROM inbox_counts').all()
+    ) as { status: InboxStatus; n: number }[];
     const counts = Object.fromEntries(INBOX_STATUSES.map((st) => [st, byStatus.find((r) => r.status === st)?.n ?? 0])) as Record<InboxStatus, number>;
     const total = f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0);
     return { items: rows.map(toItem), total, counts };
@@ -512,7 +529,11 @@ export class SqliteQuoteStore implements QuoteStore {
       this.db
         .prepare('UPDATE inbox SET status = ?, assignee = ?, first_reply_at = ?, updated_at = ?, version = ? WHERE id = ? AND version = ?')
         .run(next.status, next.assignee, next.first_reply_at, next.updated_at, next.version, id, expectedVersion);
-      if (r.kind === 'quote' && next.status !== r.status) this.db.prepare('UPDATE quote_requests SET status = ? WHERE id = ?').run(next.status, id);
+      if (next.status !== r.status) {
+        this.count(r.status, -1);
+        this.count(next.status, 1);
+        if (r.kind === 'quote') this.db.prepare('UPDATE quote_requests SET status = ? WHERE id = ?').run(next.status, id);
+      }
       const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const e of change.events) ev.run(id, e.at, e.actor, e.type, e.from, e.to, e.text, e.reply ? JSON.stringify(e.reply) : null);
       this.insertMails(change.mails, Date.now());
