@@ -219,6 +219,7 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
         for (const [q, ids] of [
           ['1r-07', [q1.id]],
           ['LOVELACE', [q1.id]],
+          ['lovel', [q1.id]],
           ['quarry', [q2.id]],
           ['machine down', [q2.id]],
           ['at bucket', [q2.id]],
@@ -260,9 +261,12 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
         expect(counts).toMatchObject({ pending: 0, in_progress: 1 });
         expect((await store.listInbox({ assignee: 'ops@x.test' }, 0, 5)).total).toBe(1);
         expect((await store.listInbox({ assignee: null }, 0, 5)).total).toBe(0);
+        expect((await store.listInbox({ kind: 'contact', assignee: 'ops@x.test' }, 0, 5)).total).toBe(0);
         // first reply time is kept from the first reply on
         const replied = await store.updateInbox(q.id, 1, { status: 'quoted', firstReplyAt: at, updatedAt: at, events: [], mails: [] });
         expect(replied).toMatchObject({ status: 'quoted', firstReplyAt: at, version: 2 });
+        expect((await store.listInbox({ kind: 'quote', assignee: 'ops@x.test' }, 0, 5)).counts).toMatchObject({ in_progress: 0, quoted: 1 });
+        expect((await store.listInbox({}, 0, 5)).counts).toMatchObject({ pending: 0, in_progress: 0, quoted: 1 });
         const later = new Date(Date.now() + 60_000).toISOString();
         expect(await store.updateInbox(q.id, 2, { firstReplyAt: later, updatedAt: later, events: [], mails: [] })).toMatchObject({ firstReplyAt: at });
       } finally {

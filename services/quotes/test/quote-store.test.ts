@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
 import mongoose from 'mongoose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
@@ -65,6 +66,38 @@ describe.skipIf(Boolean(skip))('MongoQuoteStore after a crash inside a save', ()
       expect(await store.listMails('crash')).toHaveLength(1);
     } finally {
       await conn.close();
+      await store.close();
+    }
+  });
+});
+
+describe('SqliteQuoteStore opening a database from before the inbox', () => {
+  it('gives the requests and messages already stored their inbox entries, counts and search words', async () => {
+    const tmp = tempDir('quotes-legacy-');
+    dirs.push(tmp);
+    const file = `${tmp.dir}/quotes.sqlite`;
+    const old = new Database(file);
+    old.exec(`CREATE TABLE quote_requests (id TEXT PRIMARY KEY, product_id TEXT NOT NULL, product_name TEXT NOT NULL, product_sku TEXT NOT NULL,
+      customer_name TEXT NOT NULL, customer_email TEXT NOT NULL, customer_phone TEXT NOT NULL, customer_country TEXT NOT NULL,
+      quantity INTEGER NOT NULL, message TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending', created_at TEXT NOT NULL);
+      CREATE TABLE contact_messages (id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, country_code TEXT NOT NULL,
+      phone TEXT NOT NULL, subject TEXT NOT NULL, message TEXT NOT NULL, created_at TEXT NOT NULL);`);
+    for (let i = 0; i < 2_500; i++) {
+      old
+        .prepare('INSERT INTO quote_requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(`old-${i}`, 'p-1', 'Track Roller', `TR-${i}`, `Buyer ${i}`, `b${i}@fleet.example`, '', 'Peru', 1, '', 'pending', new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString());
+    }
+    old.prepare('INSERT INTO contact_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('old-c', 'Grace', 'g@x.example', '+1', '', 'Invoice copy', 'Please resend', '2025-02-01T00:00:00.000Z');
+    old.close();
+    const store = new SqliteQuoteStore(file);
+    try {
+      const page = await store.listInbox({}, 0, 3);
+      expect(page.total).toBe(2_501);
+      expect(page.counts.pending).toBe(2_501);
+      expect(page.items[0]).toMatchObject({ id: 'old-c', kind: 'contact', subject: 'Invoice copy' });
+      expect((await store.listInbox({ q: 'TR-2499' }, 0, 5)).items.map((i) => i.id)).toEqual(['old-2499']);
+      expect((await store.listInbox({ kind: 'quote', assignee: null }, 0, 1)).total).toBe(2_500);
+    } finally {
       await store.close();
     }
   });
