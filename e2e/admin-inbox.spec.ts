@@ -26,6 +26,8 @@ test('an admin works a quote request from new to quoted in the Inbox tab', async
   await row.click();
 
   const panel = page.getByRole('region', { name: buyer });
+  // Opening it moves focus to it (on a phone it sits below the list).
+  await expect(panel.getByRole('heading', { name: buyer })).toBeFocused();
   await expect(panel.getByRole('cell', { name: product.name })).toBeVisible();
   await expect(panel.getByText('For a CAT 793')).toBeVisible();
 

@@ -9,7 +9,7 @@ import {
 } from '@forgeline/contracts/quote-inbox';
 import { productPath } from '@forgeline/contracts/slug';
 import { Download, Inbox as InboxIcon, MessageSquareReply, RefreshCw, TriangleAlert } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
@@ -269,6 +269,12 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
   const action = useInboxAction(q.data);
   const ids = useId();
   const [note, setNote] = useState('');
+  // Opening a request moves focus (and, on a phone where it sits below the list, the screen) to its heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const loaded = q.data !== undefined;
+  useEffect(() => {
+    if (loaded) heading.current?.focus();
+  }, [loaded]);
 
   const run = async (a: InboxAction, done: string) => {
     try {
@@ -299,7 +305,7 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="text-xs font-bold uppercase tracking-wider text-steel">{r.kind === 'quote' ? 'Quote request' : 'Contact message'}</p>
-          <h2 id={`${ids}-title`} className="font-display text-2xl font-bold uppercase text-ink">
+          <h2 id={`${ids}-title`} ref={heading} tabIndex={-1} className="font-display text-2xl font-bold uppercase text-ink focus:outline-none">
             {r.customerName}
           </h2>
           <p className="text-sm text-steel">Received {when(r.createdAt)}</p>
