@@ -132,6 +132,8 @@ describe('route table', () => {
   it('sends upload-image to media and the admin product list to catalog', () => {
     expect(matchRoute('/api/admin/products/7b0c/upload-image')).toMatchObject({ service: 'media', admin: true });
     expect(matchRoute('/api/admin/products')).toMatchObject({ service: 'catalog', admin: true });
+    expect(matchRoute('/api/admin/quotes/abc/reply')).toMatchObject({ service: 'quotes', admin: true });
+    expect(matchRoute('/api/admin/quotes')).toMatchObject({ service: 'quotes', admin: true });
     expect(matchRoute('/api/admin/auth/verify-otp')).toMatchObject({ service: 'auth' });
     expect(matchRoute('/api/admin/auth/verify-otp')?.admin).toBeUndefined();
     expect(matchRoute('/api/admin/upload-bulk-zip')).toMatchObject({ service: 'media', admin: true });

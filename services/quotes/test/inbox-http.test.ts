@@ -188,6 +188,18 @@ describe('the staff inbox over HTTP (SQLite, dev mailbox)', () => {
     expect(quoted).toHaveLength(1);
   });
 
+  it('answers a contact message too: the reply is mailed and the message closed', async () => {
+    const at = new Date().toISOString();
+    await svc.store.saveContactMessage({ id: 'contact-1', name: 'Grace', email: 'grace@port.example', countryCode: '+27', phone: '', subject: 'Opening hours', message: 'Are you open on Saturday?', createdAt: at }, []);
+    const listed = (await call('GET', '/api/admin/quotes?kind=contact')).body as InboxListResponse;
+    expect(listed.items.map((i) => [i.id, i.subject, i.lineCount])).toEqual([['contact-1', 'Opening hours', 0]]);
+    const res = await call('POST', '/api/admin/quotes/contact-1/reply', { message: 'Yes, 8 to 12.', version: 0 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'closed', kind: 'contact' });
+    const mails = await svc.store.listMails('contact-1');
+    expect(mails.map((m) => [m.id, m.message.to, m.message.subject])).toEqual([['contact-contact-1-reply-1', 'grace@port.example', 'Re: Opening hours']]);
+  });
+
   it('names the staff a request can be given to', async () => {
     expect((await call('GET', '/api/admin/quotes/staff')).body).toEqual({ staff: ADMINS });
   });
@@ -196,7 +208,7 @@ describe('the staff inbox over HTTP (SQLite, dev mailbox)', () => {
     const res = await call('GET', '/api/admin/quotes/stats');
     expect(res.status).toBe(200);
     const s = res.body as InboxStats;
-    expect(s.requestsThisWeek).toBe(3);
+    expect(s.requestsThisWeek).toBe(3); // quote requests only: the contact message is not one
     expect(s.medianHoursToFirstReply).not.toBeNull();
     expect(s.medianHoursToFirstReply!).toBeGreaterThanOrEqual(0);
     expect(s.shareWon).toBeNull();
