@@ -82,21 +82,31 @@ describe('SqliteQuoteStore opening a database from before the inbox', () => {
       quantity INTEGER NOT NULL, message TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending', created_at TEXT NOT NULL);
       CREATE TABLE contact_messages (id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, country_code TEXT NOT NULL,
       phone TEXT NOT NULL, subject TEXT NOT NULL, message TEXT NOT NULL, created_at TEXT NOT NULL);`);
-    for (let i = 0; i < 2_500; i++) {
+    for (let i = 0; i < 6_100; i++) {
       old
         .prepare('INSERT INTO quote_requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(`old-${i}`, 'p-1', 'Track Roller', `TR-${i}`, `Buyer ${i}`, `b${i}@fleet.example`, '', 'Peru', 1, '', 'pending', new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString());
     }
+    old.prepare("UPDATE quote_requests SET status = 'won' WHERE id IN ('old-1', 'old-2')").run();
     old.prepare('INSERT INTO contact_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run('old-c', 'Grace', 'g@x.example', '+1', '', 'Invoice copy', 'Please resend', '2025-02-01T00:00:00.000Z');
     old.close();
     const store = new SqliteQuoteStore(file);
     try {
       const page = await store.listInbox({}, 0, 3);
-      expect(page.total).toBe(2_501);
-      expect(page.counts.pending).toBe(2_501);
+      expect(page.total).toBe(6_101);
+      expect(page.counts).toMatchObject({ pending: 6_099, won: 2 });
       expect(page.items[0]).toMatchObject({ id: 'old-c', kind: 'contact', subject: 'Invoice copy' });
       expect((await store.listInbox({ q: 'TR-2499' }, 0, 5)).items.map((i) => i.id)).toEqual(['old-2499']);
-      expect((await store.listInbox({ kind: 'quote', assignee: null }, 0, 1)).total).toBe(2_500);
+      expect((await store.listInbox({ kind: 'quote', assignee: null }, 0, 1)).total).toBe(6_100);
+      // a common word (every quote's product): newest first and counted per status the same way as a rare one
+      const common = await store.listInbox({ q: 'track roll' }, 1, 3);
+      expect(common.items.map((i) => i.id)).toEqual(['old-6098', 'old-6097', 'old-6096']);
+      expect(common.counts).toMatchObject({ pending: 6_098, won: 2 });
+      expect((await store.listInbox({ q: 'track', status: 'won' }, 0, 5)).items.map((i) => i.id)).toEqual(['old-2', 'old-1']);
+      // a change made since is in the next search's counts
+      await store.updateInbox('old-5', 0, { status: 'spam', updatedAt: new Date().toISOString(), events: [], mails: [] });
+      await store.saveQuoteRequest({ ...(await store.getQuoteRequest('old-6'))!, id: 'new-1', createdAt: new Date().toISOString() }, []);
+      expect((await store.listInbox({ q: 'track' }, 0, 1)).counts).toMatchObject({ pending: 6_098, won: 2, spam: 1 });
     } finally {
       await store.close();
     }

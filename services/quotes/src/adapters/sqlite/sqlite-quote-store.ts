@@ -229,6 +229,12 @@ export class SqliteQuoteStore implements QuoteStore {
   private readonly db: Database.Database;
   private readonly fast: Database.Database;
   private pruneAt = 0;
+  /**
+   * Each entry's status by rowid (an index into INBOX_STATUSES), so a search matching a quarter of 100,000 entries is
+   * counted per status from its word matches alone (5 ms) instead of by looking up every matching row (25 ms).
+   * Kept by this connection's writes; reloaded when another connection has written (PRAGMA data_version).
+   */
+  private statusByRow: { version: number; codes: Uint8Array } | null = null;
   private pending: { run: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void }[] = [];
   private flushScheduled = false;
 
@@ -282,6 +288,33 @@ export class SqliteQuoteStore implements QuoteStore {
         r.emailDomain, r.customerPhone, r.country, r.subject, r.message, JSON.stringify(r.lines));
     this.db.prepare('INSERT INTO inbox_words (rowid, text) VALUES (?, ?)').run(info.lastInsertRowid, inboxSearchText(r));
     this.tally(r, 1);
+    this.noteStatus(info.lastInsertRowid, r.status);
+  }
+
+  private statusCodes(): Uint8Array {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (this.statusByRow?.version !== version) {
+      const max = (this.db.prepare('SELECT coalesce(max(rowid), 0) FROM inbox').pluck().get() as number) + 1;
+      const codes = new Uint8Array(Math.max(1024, max * 2));
+      for (const [rid, status] of this.db.prepare('SELECT rowid, status FROM inbox').raw().iterate() as Iterable<[number, InboxStatus]>) {
+        codes[rid] = INBOX_STATUSES.indexOf(status) + 1;
+      }
+      this.statusByRow = { version, codes };
+    }
+    return this.statusByRow.codes;
+  }
+
+  /** Keeps statusByRow in step with this connection's own writes (they do not change data_version). */
+  private noteStatus(rid: number | bigint, status: InboxStatus) {
+    const m = this.statusByRow;
+    if (!m) return;
+    const i = Number(rid);
+    if (i >= m.codes.length) {
+      const grown = new Uint8Array(Math.max(i + 1, m.codes.length * 2));
+      grown.set(m.codes);
+      m.codes = grown;
+    }
+    m.codes[i] = INBOX_STATUSES.indexOf(status) + 1;
   }
 
   private tally(r: { kind: string; assignee: string | null; status: string }, delta: number) {
@@ -318,9 +351,12 @@ export class SqliteQuoteStore implements QuoteStore {
         });
       })();
     } catch (err) {
+      this.statusByRow = null;
       for (const item of batch) item.reject(err);
       return;
     }
+    // A save rolled back may have noted a status that never landed: statusByRow is rebuilt on its next use.
+    if (errors.length) this.statusByRow = null;
     batch.forEach((item, i) => (errors[i] === undefined ? item.resolve(results[i]) : item.reject(errors[i])));
   }
 
@@ -467,6 +503,12 @@ export class SqliteQuoteStore implements QuoteStore {
     };
   }
 
+  /** The search as an FTS5 query (every word, as a prefix), or null when there is nothing to search for. */
+  private phrases(f: InboxFilter): string | null {
+    const phrases = (f.q ? searchTerms(f.q) : []).map(prefixPhrase).filter((p): p is string => p !== null);
+    return phrases.length ? phrases.join(' AND ') : null;
+  }
+
   /** The WHERE clause of a filter (with its parameters), optionally without the status (the per-status counts). */
   private where(f: InboxFilter, withStatus = true): { sql: string; params: unknown[] } {
     const parts: string[] = [];
@@ -477,30 +519,61 @@ export class SqliteQuoteStore implements QuoteStore {
     else if (f.assignee) (parts.push('assignee = ?'), params.push(f.assignee));
     if (f.from) (parts.push('created_at >= ?'), params.push(f.from));
     if (f.toExclusive) (parts.push('created_at < ?'), params.push(f.toExclusive));
-    const phrases = (f.q ? searchTerms(f.q) : []).map(prefixPhrase).filter((p): p is string => p !== null);
-    if (phrases.length) (parts.push('rowid IN (SELECT rowid FROM inbox_words WHERE inbox_words MATCH ?)'), params.push(phrases.join(' AND ')));
+    const phrases = this.phrases(f);
+    if (phrases) (parts.push('rowid IN (SELECT rowid FROM inbox_words WHERE inbox_words MATCH ?)'), params.push(phrases));
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
   }
 
   async listInbox(f: InboxFilter, offset: number, limit: number): Promise<InboxPage> {
     const w = this.where(f);
-    const rows = this.db
-      .prepare(`SELECT * FROM inbox ${w.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...w.params, limit, offset) as InboxRow[];
     const c = this.where(f, false);
-    // Kind and assignee filters alone are answered from the tally; searches and date ranges count their rows.
+    // A search's word matches, counted first (a few ms): they choose how the page and the counts are read.
+    const phrases = this.phrases(f);
+    // A search alone is counted per status straight from its matches (countWordMatches), which also gives their number.
+    const onlyWords = phrases !== null && !f.kind && f.assignee === undefined && !f.from && !f.toExclusive;
+    const wordCounts = onlyWords ? this.countWordMatches(phrases) : null;
+    const matches = wordCounts
+      ? wordCounts.reduce((sum, r) => sum + r.n, 0)
+      : phrases
+        ? (this.db.prepare('SELECT count(*) FROM inbox_words WHERE inbox_words MATCH ?').pluck().get(phrases) as number)
+        : null;
+    const empty = matches === 0;
+    // Many matches (a common word): walk the date index newest first and stop at the page, instead of reading and
+    // sorting every matching row (48 ms → 7 ms for 8,000 matches of 100,000). Few: read the matches and sort them.
+    const byDate = matches !== null && matches > 1_500 ? 'INDEXED BY inbox_created' : '';
+    const rows = empty
+      ? []
+      : (this.db.prepare(`SELECT * FROM inbox ${byDate} ${w.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...w.params, limit, offset) as InboxRow[]);
+    // Kind and assignee filters alone are answered from the tally; searches and date ranges count their rows (past
+    // 6,000 matches through the status index, which beats looking up each matching row).
     const fromTally = !f.q && !f.from && !f.toExclusive;
     const tallyWhere = [f.kind ? 'kind = ?' : '', f.assignee !== undefined ? 'assignee = ?' : ''].filter(Boolean);
     const byStatus = (
-      fromTally
-        ? this.db
-            .prepare(`SELECT status, sum(n) AS n FROM inbox_tally ${tallyWhere.length ? `WHERE ${tallyWhere.join(' AND ')}` : ''} GROUP BY status`)
-            .all(...[f.kind, f.assignee === undefined ? undefined : (f.assignee ?? '')].filter((v) => v !== undefined))
-        : this.db.prepare(`SELECT status, count(*) AS n FROM inbox ${c.sql} GROUP BY status`).all(...c.params)
+      empty
+        ? []
+        : wordCounts
+          ? wordCounts
+          : fromTally
+          ? this.db
+              .prepare(`SELECT status, sum(n) AS n FROM inbox_tally ${tallyWhere.length ? `WHERE ${tallyWhere.join(' AND ')}` : ''} GROUP BY status`)
+              .all(...[f.kind, f.assignee === undefined ? undefined : (f.assignee ?? '')].filter((v) => v !== undefined))
+          : this.db
+              .prepare(`SELECT status, count(*) AS n FROM inbox ${matches !== null && matches > 6_000 ? 'INDEXED BY inbox_status' : ''} ${c.sql} GROUP BY status`)
+              .all(...c.params)
     ) as { status: InboxStatus; n: number }[];
     const counts = Object.fromEntries(INBOX_STATUSES.map((st) => [st, byStatus.find((r) => r.status === st)?.n ?? 0])) as Record<InboxStatus, number>;
     const total = f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0);
     return { items: rows.map(toItem), total, counts };
+  }
+
+  /** Per status, the entries a search matches, from the word index and statusByRow (see there). */
+  private countWordMatches(phrases: string): { status: InboxStatus; n: number }[] {
+    const codes = this.statusCodes();
+    const n = new Array<number>(INBOX_STATUSES.length + 1).fill(0);
+    // all() over iterate(): one call into SQLite for the 25,000 rowids of a common word, not 25,000 (22 ms → ~5 ms).
+    const rids = this.db.prepare('SELECT rowid FROM inbox_words WHERE inbox_words MATCH ?').pluck().all(phrases) as number[];
+    for (const rid of rids) n[codes[rid] ?? 0]!++;
+    return INBOX_STATUSES.map((status, i) => ({ status, n: n[i + 1]! }));
   }
 
   async *exportInbox(f: InboxFilter, batchSize = 500): AsyncIterable<InboxRecord> {
@@ -556,6 +629,7 @@ export class SqliteQuoteStore implements QuoteStore {
         this.tally(r, -1);
         this.tally(next, 1);
       }
+      if (next.status !== r.status) this.noteStatus(this.db.prepare('SELECT rowid FROM inbox WHERE id = ?').pluck().get(id) as number, next.status);
       if (next.status !== r.status && r.kind === 'quote') this.db.prepare('UPDATE quote_requests SET status = ? WHERE id = ?').run(next.status, id);
       const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const e of change.events) ev.run(id, e.at, e.actor, e.type, e.from, e.to, e.text, e.reply ? JSON.stringify(e.reply) : null);
