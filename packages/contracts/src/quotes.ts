@@ -27,19 +27,44 @@ const email = z.string().trim().max(QUOTE_LIMITS.email).pipe(z.email('must be a 
  */
 const honeypot = z.string().max(500).optional();
 
-/** POST /api/quote-requests (spec section 7). */
-export const QuoteRequestInputSchema = z.object({
-  productId: required(100),
+const quantity = z
+  .number('must be a whole number')
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(QUOTE_LIMITS.maxQuantity, `must be at most ${QUOTE_LIMITS.maxQuantity}`)
+  .default(1);
+
+/** A quote request asks for at most this many lines. */
+export const QUOTE_MAX_LINES = 200;
+
+/** One line of a multi-part request: a catalogue product, or what the buyer typed when nothing matched. */
+export const QuoteLineInputSchema = z
+  .object({
+    productId: trimmed(100).optional(),
+    text: trimmed(500).optional(),
+    quantity,
+    note: trimmed(500).optional(),
+  })
+  .refine((l) => Boolean(l.productId) || Boolean(l.text), { message: 'needs a productId or a text', path: ['productId'] });
+export type QuoteLineInput = z.input<typeof QuoteLineInputSchema>;
+
+/**
+ * POST /api/quote-requests (spec section 7): one product (`productId`, `quantity`), or `lines` (1 to 200) for a
+ * list of parts. The single-product body of the specification is unchanged.
+ */
+export const QuoteRequestInputSchema = z
+  .object({
+  productId: trimmed(100).optional(),
+  lines: z
+    .array(QuoteLineInputSchema)
+    .min(1, 'must have at least one line')
+    .max(QUOTE_MAX_LINES, `must have at most ${QUOTE_MAX_LINES} lines`)
+    .optional(),
   customerName: required(QUOTE_LIMITS.name),
   customerEmail: email,
   customerPhone: optionalText(QUOTE_LIMITS.phone),
   customerCountry: required(QUOTE_LIMITS.country, 'Please select your country'),
-  quantity: z
-    .number('must be a whole number')
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(QUOTE_LIMITS.maxQuantity, `must be at most ${QUOTE_LIMITS.maxQuantity}`)
-    .default(1),
+  quantity,
   message: optionalText(QUOTE_LIMITS.message),
   website: honeypot,
   /**
@@ -51,11 +76,30 @@ export const QuoteRequestInputSchema = z.object({
     .pipe(z.number('must be a whole number').int('must be a whole number'))
     .optional(),
   captchaToken: trimmed(1000).optional(),
-});
+  })
+  .superRefine((q, ctx) => {
+    if (q.lines && q.productId) ctx.addIssue({ code: 'custom', path: ['lines'], message: 'send either productId or lines, not both' });
+    else if (!q.lines && !q.productId) ctx.addIssue({ code: 'custom', path: ['productId'], message: 'is required' });
+  });
 export type QuoteRequestInput = z.input<typeof QuoteRequestInputSchema>;
 export type QuoteRequestParsed = z.infer<typeof QuoteRequestInputSchema>;
 
-/** Spec section 3, Quote request (as stored), plus the product's name and SKU at the time of the request. */
+/** A stored line: the product's name, SKU and part number at the time of the request, or the buyer's text. */
+export const QuoteLineSchema = z.object({
+  productId: z.string().nullable(),
+  productName: z.string(),
+  productSku: z.string(),
+  partNumber: z.string(),
+  text: z.string().nullable(),
+  quantity: z.number().int(),
+  note: z.string(),
+});
+export type QuoteLine = z.infer<typeof QuoteLineSchema>;
+
+/**
+ * Spec section 3, Quote request (as stored), plus the product's name and SKU at the time of the request. A request
+ * for a list of parts has `lines`; its top-level product fields then describe the first line.
+ */
 export const QuoteRequestSchema = z.object({
   id: z.string(),
   productId: z.string(),
@@ -69,6 +113,7 @@ export const QuoteRequestSchema = z.object({
   message: z.string(),
   status: z.string(),
   createdAt: z.string(),
+  lines: z.array(QuoteLineSchema).optional(),
 });
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 

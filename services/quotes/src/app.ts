@@ -7,6 +7,8 @@ import {
   QuoteRequestInputSchema,
   type ContactMessage,
   type ContactResponse,
+  type QuoteLine,
+  type QuoteRequestParsed,
   type QuoteRequest,
   type QuoteRequestResponse,
 } from '@forgeline/contracts/quotes';
@@ -31,7 +33,7 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import type { CaptchaSigner } from './domain/captcha.ts';
 import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow } from './domain/inbox.ts';
 import { contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
-import { CatalogUnavailableError, type InboxChange, type InboxFilter, type InboxRecord, type ProductCatalog, type QuoteStore } from './ports.ts';
+import { CatalogUnavailableError, type InboxChange, type InboxFilter, type InboxRecord, type ProductCatalog, type ProductRef, type QuoteStore } from './ports.ts';
 
 export interface RateLimits {
   windowMs: number;
@@ -110,38 +112,26 @@ export function createApp(deps: QuotesDeps): Express {
           throw new HttpError(400, check.message, [{ path: 'captchaAnswer', message: check.reason }]);
         }
       }
-      let product;
-      try {
-        product = await deps.catalog.find(input.productId, requestId(req));
-      } catch (err) {
-        if (err instanceof CatalogUnavailableError) {
-          req.log.error({ err: err.message, productId: input.productId }, 'catalog unavailable: quote request refused, nothing stored');
-          throw new HttpError(503, CATALOG_DOWN);
-        }
-        throw err;
-      }
-      if (!product) {
-        throw new HttpError(400, `Unknown product: no product has the id "${input.productId}".`, [
-          { path: 'productId', message: 'no such product' },
-        ]);
-      }
+      const lines = await resolveLines(deps.catalog, input, req);
+      const first = lines[0]!;
       const quote: QuoteRequest = {
         id: randomUUID(),
-        productId: product.id,
-        productName: product.name,
-        productSku: product.sku,
+        productId: first.productId ?? '',
+        productName: first.productId ? first.productName : (first.text ?? ''),
+        productSku: first.productSku,
         customerName: input.customerName,
         customerEmail: input.customerEmail,
         customerPhone: input.customerPhone,
         customerCountry: input.customerCountry,
-        quantity: input.quantity,
+        quantity: first.quantity,
         message: input.message,
         status: QUOTE_STATUS_PENDING,
         createdAt: new Date().toISOString(),
+        ...(input.lines ? { lines } : {}),
       };
       await store.saveQuoteRequest(quote, quoteMails(quote, deps.mail));
       deps.outbox.kick();
-      req.log.info({ quoteId: quote.id, productId: quote.productId, quantity: quote.quantity }, 'quote request stored');
+      req.log.info({ quoteId: quote.id, productId: quote.productId, quantity: quote.quantity, lines: lines.length }, 'quote request stored');
       res.status(201).json({ success: true, id: quote.id, status: quote.status, message: QUOTE_RECEIVED } satisfies QuoteRequestResponse);
     }),
   );
@@ -185,6 +175,52 @@ export function createApp(deps: QuotesDeps): Express {
 
   addInboxRoutes(app, deps);
   return finishApp(app, logger);
+}
+
+/**
+ * The request's lines with each product's name, SKU and part number as the catalogue has them now (a single-product
+ * body is one line). An unknown product is a 400 naming its line; a catalogue that cannot answer, a 503.
+ */
+async function resolveLines(catalog: ProductCatalog, input: QuoteRequestParsed, req: Request): Promise<QuoteLine[]> {
+  const asked = input.lines ?? [{ productId: input.productId, quantity: input.quantity, text: undefined, note: undefined }];
+  const ids = [...new Set(asked.map((l) => l.productId).filter((id): id is string => Boolean(id)))];
+  const found = new Map<string, ProductRef | null>();
+  try {
+    // A few at a time: a 200-line list is not 200 requests at once to the catalogue.
+    for (let i = 0; i < ids.length; i += 8) {
+      const batch = ids.slice(i, i + 8);
+      const products = await Promise.all(batch.map((id) => catalog.find(id, requestId(req))));
+      batch.forEach((id, j) => found.set(id, products[j] ?? null));
+    }
+  } catch (err) {
+    if (err instanceof CatalogUnavailableError) {
+      req.log.error({ err: err.message, products: ids.length }, 'catalog unavailable: quote request refused, nothing stored');
+      throw new HttpError(503, CATALOG_DOWN);
+    }
+    throw err;
+  }
+  const unknown = asked.map((l, i) => ({ l, i })).filter(({ l }) => l.productId && !found.get(l.productId));
+  if (unknown.length) {
+    const { l, i } = unknown[0]!;
+    const path = input.lines ? `lines.${i}.productId` : 'productId';
+    const where = input.lines ? ` (line ${i + 1}${unknown.length > 1 ? ` and ${unknown.length - 1} more` : ''})` : '';
+    throw new HttpError(400, `Unknown product: no product has the id "${l.productId}"${where}.`, unknown.map((u) => ({
+      path: input.lines ? `lines.${u.i}.productId` : path,
+      message: 'no such product',
+    })));
+  }
+  return asked.map((l) => {
+    const p = l.productId ? found.get(l.productId)! : null;
+    return {
+      productId: p?.id ?? null,
+      productName: p?.name ?? '',
+      productSku: p?.sku ?? '',
+      partNumber: p?.partNumber ?? '',
+      text: p ? null : (l.text ?? ''),
+      quantity: l.quantity,
+      note: l.note ?? '',
+    };
+  });
 }
 
 const NOT_FOUND = (id: string) => `No quote request or message has the id "${id}".`;

@@ -44,13 +44,22 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
         const q = quote();
         await store.saveQuoteRequest(q, mailsFor(q.id));
         expect(await store.getQuoteRequest(q.id)).toEqual(q);
-        expect(await store.countQuoteRequests()).toBe(1);
         const mails = await store.listMails(q.id);
         expect(mails.map((m) => m.id)).toEqual([`mail-${q.id}-0`, `mail-${q.id}-1`]);
         expect(mails[0]).toMatchObject({ status: 'pending', attempts: 0, lastError: null, sentAt: null });
         expect(mails[0]!.message).toEqual(mailsFor(q.id)[0]!.message);
         expect(await store.outboxCounts()).toEqual({ pending: 2, sent: 0 });
         expect(await store.getQuoteRequest('nope')).toBeNull();
+        expect(await store.countQuoteRequests()).toBe(1);
+        // a request for a list of parts keeps its lines, and its inbox entry shows them
+        const lines = [
+          { productId: 'p-1', productName: 'Filter', productSku: 'SKU-1', partNumber: '1R-0750', text: null, quantity: 2, note: 'urgent' },
+          { productId: null, productName: '', productSku: '', partNumber: '', text: 'seal kit for a D9', quantity: 1, note: '' },
+        ];
+        const multi = quote({ lines });
+        await store.saveQuoteRequest(multi, []);
+        expect(await store.getQuoteRequest(multi.id)).toEqual(multi);
+        expect(await store.getInbox(multi.id)).toMatchObject({ lineCount: 2, lines: [{ productSku: 'SKU-1', quantity: 2 }, { productName: 'seal kit for a D9', quantity: 1 }] });
       } finally {
         await store.close();
       }

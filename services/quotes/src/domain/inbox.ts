@@ -4,7 +4,10 @@ import type { InboxRecord } from '../ports.ts';
 
 /** A new quote request as an inbox entry (one line: the product asked for). */
 export function inboxFromQuote(q: QuoteRequest): InboxRecord {
-  const line = { productId: q.productId, productName: q.productName, productSku: q.productSku, quantity: q.quantity };
+  const lines = q.lines
+    ? q.lines.map((l) => ({ productId: l.productId ?? '', productName: l.productId ? l.productName : (l.text ?? ''), productSku: l.productSku, quantity: l.quantity }))
+    : [{ productId: q.productId, productName: q.productName, productSku: q.productSku, quantity: q.quantity }];
+  const line = lines[0]!;
   return {
     id: q.id,
     kind: 'quote',
@@ -14,14 +17,14 @@ export function inboxFromQuote(q: QuoteRequest): InboxRecord {
     emailDomain: emailDomain(q.customerEmail),
     country: q.customerCountry,
     firstLine: line,
-    lineCount: 1,
+    lineCount: lines.length,
     subject: q.productName,
     assignee: null,
     createdAt: q.createdAt,
     updatedAt: q.createdAt,
     firstReplyAt: null,
     version: 0,
-    lines: [line],
+    lines,
     customerPhone: q.customerPhone,
     message: q.message,
   };

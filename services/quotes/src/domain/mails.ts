@@ -30,12 +30,17 @@ const page = (title: string, inner: string) =>
   `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111"><h2>${escapeHtml(title)}</h2>${inner}</body></html>`;
 
 export function quoteRows(q: QuoteRequest): [string, string][] {
+  const product: [string, string][] = q.lines
+    ? [['Parts', `${q.lines.length} line${q.lines.length === 1 ? '' : 's'} (below)`]]
+    : [
+        ['Product', q.productName],
+        ['SKU', q.productSku],
+        ['Product id', q.productId],
+        ['Quantity', String(q.quantity)],
+      ];
   return [
     ['Reference', q.id],
-    ['Product', q.productName],
-    ['SKU', q.productSku],
-    ['Product id', q.productId],
-    ['Quantity', String(q.quantity)],
+    ...product,
     ['Name', q.customerName],
     ['E-mail', q.customerEmail],
     ['Phone', q.customerPhone],
@@ -45,9 +50,27 @@ export function quoteRows(q: QuoteRequest): [string, string][] {
   ];
 }
 
+const LINE_HEAD = ['#', 'Part', 'SKU', 'Part number', 'Qty', 'Note'];
+const lineCells = (q: QuoteRequest) =>
+  (q.lines ?? []).map((l, i) => [String(i + 1), l.productId ? l.productName : `${l.text} (not matched to a catalogue part)`, l.productSku, l.partNumber, String(l.quantity), l.note]);
+
+/** A multi-part request's lines as a table: text (one line each) and HTML (escaped). Empty for a single product. */
+function linesTable(q: QuoteRequest): { text: string; html: string } {
+  const cells = lineCells(q);
+  if (!cells.length) return { text: '', html: '' };
+  const text = `\n\nParts:\n${cells.map((c) => `${c[0]}. ${c[1]}${c[2] ? ` | SKU ${c[2]}` : ''}${c[3] ? ` | ${c[3]}` : ''} | qty ${c[4]}${c[5] ? ` | ${c[5]}` : ''}`).join('\n')}`;
+  const cell = (v: string, tag = 'td') => `<${tag} align="left" style="padding:4px 10px;border-bottom:1px solid #ddd;vertical-align:top">${escapeHtml(v || '-')}</${tag}>`;
+  const html = `<h3>Parts</h3><table cellspacing="0" cellpadding="0"><tr>${LINE_HEAD.map((h) => cell(h, 'th')).join('')}</tr>${cells.map((c) => `<tr>${c.map((v) => cell(v)).join('')}</tr>`).join('')}</table>`;
+  return { text, html };
+}
+
+/** What a request asks for, in a subject: the product, or how many lines. */
+const askedFor = (q: QuoteRequest) => (q.lines && q.lines.length > 1 ? `${q.lines.length} parts` : `${q.productName} (SKU ${q.productSku || '-'})`);
+
 /** A quote request's two mails: the buyer's confirmation and the seller's notification with every detail. */
 export function quoteMails(q: QuoteRequest, s: MailSettings): OutboxMail[] {
   const rows = quoteRows(q);
+  const parts = linesTable(q);
   const buyerId = `quote-${q.id}-buyer`;
   const sellerId = `quote-${q.id}-seller`;
   const greeting = `Dear ${q.customerName},`;
@@ -59,11 +82,11 @@ export function quoteMails(q: QuoteRequest, s: MailSettings): OutboxMail[] {
       message: {
         to: q.customerEmail,
         replyTo: s.sellerEmail,
-        subject: oneLine(`Quote request received: ${q.productName} (SKU ${q.productSku})`),
-        text: `${greeting}\n\n${intro}\n\n${textRows(rows)}\n\n${s.siteName}`,
+        subject: oneLine(`Quote request received: ${askedFor(q)}`),
+        text: `${greeting}\n\n${intro}\n\n${textRows(rows)}${parts.text}\n\n${s.siteName}`,
         html: page(
           'Quote request received',
-          `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>${table(rows)}<p>${escapeHtml(s.siteName)}</p>`,
+          `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>${table(rows)}${parts.html}<p>${escapeHtml(s.siteName)}</p>`,
         ),
         messageId: `<${buyerId}@${s.messageDomain}>`,
       },
@@ -74,9 +97,9 @@ export function quoteMails(q: QuoteRequest, s: MailSettings): OutboxMail[] {
       message: {
         to: s.sellerEmail,
         replyTo: q.customerEmail,
-        subject: oneLine(`New quote request: ${q.productName} (SKU ${q.productSku}) x ${q.quantity}`),
-        text: `New quote request\n\n${textRows(rows)}`,
-        html: page('New quote request', table(rows)),
+        subject: oneLine(q.lines && q.lines.length > 1 ? `New quote request: ${askedFor(q)}` : `New quote request: ${q.productName} (SKU ${q.productSku}) x ${q.quantity}`),
+        text: `New quote request\n\n${textRows(rows)}${parts.text}`,
+        html: page('New quote request', `${table(rows)}${parts.html}`),
         messageId: `<${sellerId}@${s.messageDomain}>`,
       },
     },

@@ -106,6 +106,8 @@ export class MongoQuoteStore implements QuoteStore {
           message: optStr,
           status: { type: String, default: 'pending' },
           createdAt: str,
+          // A multi-part request's lines (absent on a single-product one).
+          lines: { type: [mongoose.Schema.Types.Mixed], default: undefined },
           unqueuedMails: { type: String, index: { sparse: true } },
         },
         { ...opts, collection: 'quote_requests' },

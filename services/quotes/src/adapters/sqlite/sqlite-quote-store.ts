@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
+import type { ContactMessage, QuoteLine, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { INBOX_STATUSES } from '@forgeline/contracts/quote-inbox';
@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS quote_requests (
   quantity INTEGER NOT NULL,
   message TEXT NOT NULL,
   status TEXT NOT NULL DEFAULT 'pending',
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  lines TEXT
 );
 CREATE TABLE IF NOT EXISTS contact_messages (
   id TEXT PRIMARY KEY,
@@ -192,6 +193,7 @@ interface QuoteRow {
   message: string;
   status: string;
   created_at: string;
+  lines: string | null;
 }
 
 interface ContactRow {
@@ -248,6 +250,10 @@ export class SqliteQuoteStore implements QuoteStore {
     this.fast = file === ':memory:' ? this.db : new Database(file);
     this.fast.pragma('synchronous = NORMAL');
     this.fast.pragma('busy_timeout = 5000');
+    // Multi-part requests (lines, JSON) came after the first databases were made.
+    if (!(this.db.pragma('table_info(quote_requests)') as { name: string }[]).some((c) => c.name === 'lines')) {
+      this.db.exec('ALTER TABLE quote_requests ADD COLUMN lines TEXT');
+    }
     this.backfillInbox();
   }
 
@@ -374,12 +380,12 @@ export class SqliteQuoteStore implements QuoteStore {
   async saveQuoteRequest(q: QuoteRequest, mails: OutboxMail[]): Promise<void> {
     const insert = this.db.prepare(
       `INSERT INTO quote_requests (id, product_id, product_name, product_sku, customer_name, customer_email,
-         customer_phone, customer_country, quantity, message, status, created_at)
+         customer_phone, customer_country, quantity, message, status, created_at, lines)
        VALUES (@id, @productId, @productName, @productSku, @customerName, @customerEmail,
-         @customerPhone, @customerCountry, @quantity, @message, @status, @createdAt)`,
+         @customerPhone, @customerCountry, @quantity, @message, @status, @createdAt, @lines)`,
     );
     await this.save(() => {
-      insert.run(q);
+      insert.run({ ...q, lines: q.lines ? JSON.stringify(q.lines) : null });
       this.insertInbox(inboxFromQuote(q));
       this.insertMails(mails, Date.now());
     });
@@ -417,6 +423,7 @@ export class SqliteQuoteStore implements QuoteStore {
       message: r.message,
       status: r.status,
       createdAt: r.created_at,
+      ...(r.lines ? { lines: JSON.parse(r.lines) as QuoteLine[] } : {}),
     };
   }
 

@@ -351,9 +351,14 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
             {r.lines.map((l, i) => (
               <tr key={`${l.productId}-${i}`} className="border-b border-zinc-100">
                 <td className="py-1 pr-2">
-                  <a className="text-ink underline" href={productPath({ id: l.productId, name: l.productName })} target="_blank" rel="noreferrer">
-                    {l.productName}
-                  </a>
+                  {l.productId ? (
+                    <a className="text-ink underline" href={productPath({ id: l.productId, name: l.productName })} target="_blank" rel="noreferrer">
+                      {l.productName}
+                    </a>
+                  ) : (
+                    // What the buyer typed, matched to no catalogue part.
+                    <span className="italic">{l.productName}</span>
+                  )}
                 </td>
                 <td className="py-1 pr-2 font-mono">{l.productSku}</td>
                 <td className="py-1 text-right">{formatCount(l.quantity)}</td>
