@@ -20,6 +20,7 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/brands', service: 'catalog' },
   { prefix: '/api/subcategories', service: 'catalog' },
   { prefix: '/api/testimonials', service: 'catalog' },
+  { prefix: '/api/parts', service: 'catalog' },
   { prefix: '/media/generated', service: 'catalog' },
   { prefix: '/api/admin/products', service: 'catalog', admin: true },
   { prefix: '/api/admin/search-products-by-code', service: 'catalog', admin: true },

@@ -28,6 +28,7 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import { toAdminRow } from './domain/products.ts';
 import type { Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
 import { renderPartImageSvg } from './seed/part-image.ts';
+import { registerPartsMatchRoutes } from './parts-match-routes.ts';
 import { registerSitemapRoutes } from './sitemap-routes.ts';
 
 export interface CatalogDeps {
@@ -38,6 +39,8 @@ export interface CatalogDeps {
   logger: Logger;
   /** An extra readiness condition (main.ts: false while the search index is being rebuilt). */
   ready?: () => boolean;
+  /** Parts lists matched per client address per minute (PARTS_MATCH_PER_MINUTE by default). */
+  partsMatchPerMinute?: number;
   /** Ready-made answers of the public reads (default 64 MB, 60 s); maxBytes 0 turns it off. */
   responseCache?: { maxBytes: number; ttlMs: number };
 }
@@ -59,6 +62,8 @@ export function createApp(deps: CatalogDeps): Express {
   const app = createServiceApp({
     name: 'catalog',
     logger,
+    // A pasted parts list is up to 500 lines of 500 characters.
+    jsonLimit: '300kb',
     ready: async () => {
       if (deps.ready && !deps.ready()) return false;
       await repo.count();
@@ -244,6 +249,7 @@ export function createApp(deps: CatalogDeps): Express {
   );
 
   registerSitemapRoutes(app, { products: repo, serviceToken: deps.serviceToken });
+  registerPartsMatchRoutes(app, { repo, search, perMinute: deps.partsMatchPerMinute });
 
   return finishApp(app, logger);
 }

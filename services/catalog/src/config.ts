@@ -8,6 +8,8 @@ export const CatalogConfigSchema = z
   .object({
     ...baseEnv,
     PORT: port(4001),
+    /** Multiplies the parts-list match limit (30 lists a minute per address); the browser tests and benchmark raise it. */
+    RATE_LIMIT_MULTIPLIER: z.coerce.number().int().min(1).default(1),
     /** MongoDB instead of the SQLite file `${DATA_DIR}/catalog.sqlite`; the URL's path names the database. */
     MONGO_URL: optional(z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URL')),
     /** Meilisearch instead of the embedded search index under `${DATA_DIR}/catalog-search`. */

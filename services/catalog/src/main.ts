@@ -2,6 +2,7 @@ import { loadConfig } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createApp } from './app.ts';
+import { PARTS_MATCH_PER_MINUTE } from './parts-match-routes.ts';
 import { CatalogConfigSchema } from './config.ts';
 import { openStores } from './stores.ts';
 
@@ -25,6 +26,7 @@ runMain('catalog', async () => {
     serviceToken: config.SERVICE_TOKEN,
     logger,
     ready: () => !reindexing,
+    partsMatchPerMinute: PARTS_MATCH_PER_MINUTE * config.RATE_LIMIT_MULTIPLIER,
     responseCache: { maxBytes: Math.round(config.RESPONSE_CACHE_MB * 1024 * 1024), ttlMs: config.RESPONSE_CACHE_TTL_SECONDS * 1000 },
   });
   await serve(app, { host: config.HOST, port: config.PORT, logger, onClose: () => stores.close() });

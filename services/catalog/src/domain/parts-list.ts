@@ -23,6 +23,11 @@ export interface PartsListLine {
   otherCodes: string[];
   /** The line's remaining words (brand, description), for a match by name. */
   words: string;
+  /**
+   * The line's first column without the quantity and numbering, as typed: a part number written with spaces
+   * ("0 986 685 354", "HD 501/58") is matched from it as a whole.
+   */
+  compact: string;
 }
 
 export class PartsListError extends Error {
@@ -97,7 +102,8 @@ export function parsePartsLine(raw: string, line: number): PartsListLine | null 
     if (lone.length === 1 && codes.length > 0) quantity = Number(lone[0]);
   }
   const words = joined.filter((t) => !codes.includes(t) && !(quantity !== null && t === String(quantity)) && !isCount(t)).join(' ');
-  return { line, input, quantity: quantity ?? 1, code: codes[0] ?? null, otherCodes: codes.slice(1), words };
+  const compact = (columns[0] ?? '').replace(/\s+/g, ' ').trim();
+  return { line, input, quantity: quantity ?? 1, code: codes[0] ?? null, otherCodes: codes.slice(1), words, compact };
 }
 
 /** A whole list: blank lines and header rows left out, at most 500 lines with something on them. */
