@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartsMatchResponse } from '@forgeline/contracts/parts-match';
 import type { Product } from '@forgeline/contracts/products';
+import { withTypo } from '../src/seed/typos.ts';
 import { createRng, generateProducts } from '../src/seed/generate.ts';
 import { normalizeCode } from '../src/domain/search/normalize.ts';
 import { startCatalog, type CatalogUnderTest } from './harness.ts';
@@ -21,17 +22,6 @@ afterAll(async () => {
   await catalog?.stop();
 });
 
-/** One typing mistake (a digit changed) that makes no other catalogue part's number. */
-function typo(code: string, rnd: () => number): string | null {
-  for (let k = 0; k < 10; k++) {
-    const digits = [...code].map((c, i) => (/\d/.test(c) ? i : -1)).filter((i) => i > 0);
-    if (!digits.length) return null;
-    const at = digits[Math.floor(rnd() * digits.length)]!;
-    const out = code.slice(0, at) + String((Number(code[at]) + 1 + Math.floor(rnd() * 8)) % 10) + code.slice(at + 1);
-    if (!codes.has(normalizeCode(out))) return out;
-  }
-  return null;
-}
 
 describe('POST /api/parts/match', () => {
   it('matches a 100-line list in mixed formats: every real part to its product and quantity, no nonsense line', async () => {
@@ -55,7 +45,7 @@ describe('POST /api/parts/match', () => {
         `${i + 1}. ${code}, ${q}`,
         `Qty: ${q} — ${code} ${p.category.toLowerCase()}`,
       ];
-      const t = i % 10 === 9 ? typo(code, rnd) : null;
+      const t = i % 10 === 9 ? withTypo(code, rnd, (c) => codes.has(normalizeCode(c))) : null;
       rows.push(t ? `${t} x ${q}` : shapes[i % shapes.length]!);
       expected.push({ line: rows.length, product: p, quantity: q, kind: t ? 'typo' : undefined });
       if (i % 20 === 0) rows.push('');
