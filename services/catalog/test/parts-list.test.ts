@@ -33,6 +33,14 @@ describe('reading a buyer\'s parts list', () => {
     expect(one(text)).toMatchObject({ code, quantity, words });
   });
 
+  it('tries a number written in groups as a whole', () => {
+    expect(one('Mann-Filter WD 212/44 (7 pcs)')).toMatchObject({ code: '212/44', otherCodes: ['WD 212/44'], quantity: 7 });
+    expect(one('Qty: 19 — 65 258 31-S air filters')).toMatchObject({ quantity: 19, words: 'air filters' });
+    expect(one('Qty: 19 — 65 258 31-S air filters').otherCodes).toContain('65 258 31-S');
+    expect(one('0 986 685 354, 4')).toMatchObject({ quantity: 4 });
+    expect(parsePartsLine('0 986 685 354, 4', 1)!.otherCodes).toContain('0 986 685 354');
+  });
+
   it('keeps a second part number on the line for the matcher', () => {
     expect(one('1R-0750 replaces 1R-0749, 2')).toMatchObject({ code: '1R-0750', otherCodes: ['1R-0749'], quantity: 2 });
   });

@@ -96,6 +96,20 @@ export function parsePartsLine(raw: string, line: number): PartsListLine | null 
     else joined.push(t);
   }
   const codes = joined.filter((t) => isCode(t.replace(' ', '')));
+  // A number written in groups ("WD 212/44", "0 986 685 354", "65 258 31-S"): the longest run of short or digit-bearing
+  // tokens with a digit in it, tried after the tokens themselves.
+  let run: string[] = [];
+  let best: string[] = [];
+  for (const t of [...joined, '']) {
+    // A short word belongs to the number only ahead of its digits ("WD 212/44", not "31-S air").
+    if (t && (hasDigit(t) || (t.length <= 3 && !run.some(hasDigit))) && !/^(x|qty|pcs?)$/i.test(t)) run.push(t);
+    else {
+      if (run.length > 1 && run.some(hasDigit) && run.join('').length > best.join('').length) best = run;
+      run = [];
+    }
+  }
+  const grouped = best.join(' ');
+  if (grouped && !codes.includes(grouped)) codes.push(grouped);
   // A lone count left among words ("Oil filter 2") is the quantity when none was written otherwise.
   if (quantity === null) {
     const lone = joined.filter((t) => isCount(t));

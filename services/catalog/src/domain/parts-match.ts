@@ -63,10 +63,20 @@ export async function matchLine(l: PartsListLine, deps: MatchDeps): Promise<Part
     const { hits } = await deps.search.search(code, { limit: 8, offset: 0 });
     const codeHits = hits.filter((h) => h.matches.some((m) => m.field === 'partNumber' || m.field === 'sku'));
     const products = await hydrate(deps, codeHits.map((h) => h.id));
+    // Nearest first; among equals, a slip of one character for another (same length), then the longest same start:
+    // a misread digit is the commonest mistake, and the start of a number is where it is read most carefully.
+    const common = (a: string, b: string) => {
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      return i;
+    };
     const scored = products
-      .map((p) => ({ p, d: Math.min(...codesOf(p).map((c) => boundedEditDistance(norm, normalizeCode(c), 2))) }))
+      .map((p) => {
+        const c = codesOf(p).map(normalizeCode).sort((a, b) => boundedEditDistance(norm, a, 2) - boundedEditDistance(norm, b, 2))[0] ?? '';
+        return { p, d: boundedEditDistance(norm, c, 2), len: Math.abs(c.length - norm.length), start: common(norm, c) };
+      })
       .filter((x) => x.d <= 2)
-      .sort((a, b) => a.d - b.d);
+      .sort((a, b) => a.d - b.d || a.len - b.len || b.start - a.start);
     if (scored.length === 0) continue;
     const best = scored.filter((x) => x.d === scored[0]!.d);
     const byBrand = best.length > 1 && l.words ? best.filter((x) => namesBrand(l.words, x.p)) : [];
