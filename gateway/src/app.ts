@@ -109,11 +109,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     proxies.set(`${service}:upload`, createServiceProxy(service, url, deps.uploadTimeoutMs, logger, deps.edgeCache));
   }
 
-  // A write that went through (an admin's upload, a product change) may change any cached read.
+  // An admin's change to the catalogue or its images (an upload, a product edit) may change any cached read. Other
+  // writes do not: a buyer's quote request, a parts-list match (a read sent as POST, open to anyone), the inbox.
   const edgeCache = deps.edgeCache;
   if (edgeCache) {
     app.use((req, res, next) => {
-      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+      const rule = matchRoute(req.path);
+      const changesReads = rule?.admin === true && (rule.service === 'catalog' || rule.service === 'media');
+      if (changesReads && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
         res.once('finish', () => {
           if (res.statusCode < 400) edgeCache.clear();
         });

@@ -29,8 +29,9 @@ describe('the gateway edge cache, in front of a real service', () => {
     app.get('/api/brands/private', (_req, res) => void res.json({ hit: upstreamHits })); // no Cache-Control: never kept
     app.get('/api/testimonials', (_req, res) => void res.set({ 'Cache-Control': 'public, s-maxage=60', Vary: 'Cookie' }).json({ hit: upstreamHits }));
     app.get('/api/subcategories', (_req, res) => void res.status(404).set('Cache-Control', 'public, s-maxage=60').json({ message: 'none' }));
-    app.post('/api/products/:id/touch', (_req, res) => void res.json({ ok: true }));
-    app.post('/api/products/:id/refuse', (_req, res) => void res.status(400).json({ message: 'no' }));
+    app.post('/api/admin/products/:id/touch', (_req, res) => void res.json({ ok: true }));
+    app.post('/api/admin/products/:id/refuse', (_req, res) => void res.status(400).json({ message: 'no' }));
+    app.post('/api/parts/match', (_req, res) => void res.json({ lines: [] }));
     const catalog = await serve(finishApp(app, logger), { port: 0, logger, handleSignals: false });
     served.push(catalog);
     const down = `http://127.0.0.1:${await freePort()}`;
@@ -86,13 +87,16 @@ describe('the gateway edge cache, in front of a real service', () => {
     expect(((await later.json()) as { hit: number }).hit).toBeGreaterThan(firstBody.hit);
   });
 
-  it('empties itself after a successful write through the gateway, not after a refused one', async () => {
+  it('empties itself after an admin\'s successful change to the catalogue, not after a refused one or a public POST', async () => {
     edge.clear();
     await (await get('/api/products?search=seal')).arrayBuffer();
     expect((await get('/api/products?search=seal')).headers.get('x-edge-cache')).toBe('HIT');
-    expect((await fetch(`${gatewayUrl}/api/products/p1/refuse`, { method: 'POST' })).status).toBe(400);
+    expect((await fetch(`${gatewayUrl}/api/admin/products/p1/refuse`, { method: 'POST' })).status).toBe(400);
     expect((await get('/api/products?search=seal')).headers.get('x-edge-cache')).toBe('HIT');
-    expect((await fetch(`${gatewayUrl}/api/products/p1/touch`, { method: 'POST' })).status).toBe(200);
+    // Anyone may match a parts list: it reads, and must not let a visitor empty the cache.
+    expect((await fetch(`${gatewayUrl}/api/parts/match`, { method: 'POST' })).status).toBe(200);
+    expect((await get('/api/products?search=seal')).headers.get('x-edge-cache')).toBe('HIT');
+    expect((await fetch(`${gatewayUrl}/api/admin/products/p1/touch`, { method: 'POST' })).status).toBe(200);
     expect((await get('/api/products?search=seal')).headers.get('x-edge-cache')).toBeNull();
   });
 
