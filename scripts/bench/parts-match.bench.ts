@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { PartsMatchResponse } from '../../packages/contracts/src/parts-match.ts';
 import { normalizeCode } from '../../services/catalog/src/domain/search/normalize.ts';
-import { withTypo } from '../../services/catalog/src/seed/typos.ts';
+import { listLineShapes, withTypo } from '../../services/catalog/src/seed/parts-list-samples.ts';
 import { createRng, generateProducts } from '../../services/catalog/src/seed/generate.ts';
 import { repoRoot, startStack } from '../lib/stack.ts';
 import { fmt, percentile } from './lib/stats.ts';
@@ -58,15 +58,7 @@ function makeList(real: number, junk: number, seed: number) {
     const q = 1 + Math.floor(rnd() * 20);
     const t = rnd() < 0.1 ? withTypo(p.partNumber, rnd, (c) => seen.has(normalizeCode(c))) : null;
     const code = t ?? p.partNumber;
-    const shapes = [
-      `${q} x ${code}`,
-      `${code.toLowerCase().replace(/[-./\s]/g, '')} qty ${q}`,
-      `${p.brandName} ${code} (${q} pcs)`,
-      `${code};${q};${p.name}`,
-      `${code}\t${q}\t${p.category}`,
-      `${i + 1}. ${code}, ${q}`,
-      `Qty: ${q} — ${code} ${p.category.toLowerCase()}`,
-    ];
+    const shapes = listLineShapes(p, code, q, i + 1);
     rows.push(t ? `${code} x ${q}` : shapes[Math.floor(rnd() * shapes.length)]!);
     expect.push({ line: rows.length, id: p.id, typo: Boolean(t) });
   }

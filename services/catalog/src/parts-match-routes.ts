@@ -30,7 +30,7 @@ export function registerPartsMatchRoutes(app: Express, deps: MatchDeps & { perMi
         lines = parsePartsList(text);
       } catch (err) {
         if (!(err instanceof PartsListError)) throw err;
-        throw new HttpError(400, `Invalid list: ${err.message}`, [{ path: err.line ? `text.line ${err.line}` : 'text', message: err.message }]);
+        throw new HttpError(400, `Invalid list: ${err.message}`, [{ path: 'text', message: err.message }]);
       }
       const started = performance.now();
       const matched = await matchLines(lines, deps);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartsMatchResponse } from '@forgeline/contracts/parts-match';
 import type { Product } from '@forgeline/contracts/products';
-import { withTypo } from '../src/seed/typos.ts';
+import { listLineShapes, withTypo } from '../src/seed/parts-list-samples.ts';
 import { createRng, generateProducts } from '../src/seed/generate.ts';
 import { normalizeCode } from '../src/domain/search/normalize.ts';
 import { startCatalog, type CatalogUnderTest } from './harness.ts';
@@ -36,15 +36,7 @@ describe('POST /api/parts/match', () => {
     picked.forEach((p, i) => {
       const q = 1 + (i % 9);
       const code = p.partNumber!;
-      const shapes = [
-        `${q} x ${code}`,
-        `${code.toLowerCase().replace(/[-./\s]/g, '')} qty ${q}`,
-        `${p.brandName} ${code} (${q} pcs)`,
-        `${code};${q};${p.name}`,
-        `${code}\t${q}\t${p.category}`,
-        `${i + 1}. ${code}, ${q}`,
-        `Qty: ${q} — ${code} ${p.category.toLowerCase()}`,
-      ];
+      const shapes = listLineShapes(p, code, q, i + 1);
       const t = i % 10 === 9 ? withTypo(code, rnd, (c) => codes.has(normalizeCode(c))) : null;
       rows.push(t ? `${t} x ${q}` : shapes[i % shapes.length]!);
       expected.push({ line: rows.length, product: p, quantity: q, kind: t ? 'typo' : undefined });

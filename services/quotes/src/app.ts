@@ -248,12 +248,24 @@ function expectedVersion(req: Request, bodyVersion: number | undefined): number 
 
 const etag = (version: number) => `"v${version}"`;
 
+/** 409: the request changed since the caller read it. */
+const staleVersion = (now: number | string) =>
+  new HttpError(409, `Someone else changed this request meanwhile (it is now at version ${now}). Reload it and try again.`, [
+    { path: 'If-Match', message: 'stale version' },
+  ]);
+
+/** 400: an assignee that is not one of ADMIN_EMAILS. */
+const notStaff = (where: 'query' | 'body', admins: string[], alternative: string) =>
+  new HttpError(400, `Invalid ${where}: assignee must be one of the staff (${admins.join(', ')}) or ${alternative}`, [
+    { path: 'assignee', message: 'not a staff address' },
+  ]);
+
 /** ?from=2026-11-01&to=2026-11-30: `to` takes in the whole day. */
 function toFilter(q: ReturnType<typeof InboxQuerySchema.parse>, admins: string[]): InboxFilter {
   let assignee: string | null | undefined;
   if (q.assignee === 'none') assignee = null;
   else if (q.assignee !== undefined) {
-    if (!admins.includes(q.assignee)) throw new HttpError(400, `Invalid query: assignee must be one of the staff (${admins.join(', ')}) or "none"`, [{ path: 'assignee', message: 'not a staff address' }]);
+    if (!admins.includes(q.assignee)) throw notStaff('query', admins, '"none"');
     assignee = q.assignee;
   }
   const from = q.from ? new Date(q.from).toISOString() : undefined;
@@ -280,12 +292,7 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
   const apply = async (req: Request, record: InboxRecord, version: number, change: InboxChange) => {
     const out = await store.updateInbox(record.id, version, change);
     if (out === null) throw new HttpError(404, NOT_FOUND(record.id));
-    if (out === 'conflict') {
-      const now = await store.getInbox(record.id);
-      throw new HttpError(409, `Someone else changed this request meanwhile (it is now at version ${now?.version ?? '?'}). Reload it and try again.`, [
-        { path: 'If-Match', message: 'stale version' },
-      ]);
-    }
+    if (out === 'conflict') throw staleVersion((await store.getInbox(record.id))?.version ?? '?');
     req.log.info({ quoteId: record.id, admin: change.events[0]?.actor, events: change.events.map((e) => e.type), status: out.status }, 'inbox request changed');
     return out;
   };
@@ -375,15 +382,13 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
         events.push({ at, actor, type: 'status', from: r.status, to: input.status, text: null, reply: null });
       }
       if (input.assignee !== undefined && input.assignee !== r.assignee) {
-        if (input.assignee !== null && !deps.adminEmails.includes(input.assignee)) {
-          throw new HttpError(400, `Invalid body: assignee must be one of the staff (${deps.adminEmails.join(', ')}) or null`, [{ path: 'assignee', message: 'not a staff address' }]);
-        }
+        if (input.assignee !== null && !deps.adminEmails.includes(input.assignee)) throw notStaff('body', deps.adminEmails, 'null');
         change.assignee = input.assignee;
         events.push({ at, actor, type: 'assignee', from: r.assignee, to: input.assignee, text: null, reply: null });
       }
       if (input.note !== undefined) events.push({ at, actor, type: 'note', from: null, to: null, text: input.note, reply: null });
       const out = events.length ? await apply(req, r, version, change) : r;
-      if (!events.length && r.version !== version) throw new HttpError(409, `Someone else changed this request meanwhile (it is now at version ${r.version}). Reload it and try again.`);
+      if (!events.length && r.version !== version) throw staleVersion(r.version);
       res.setHeader('etag', etag(out.version));
       res.json(await detail(store, out));
     }),

@@ -118,11 +118,12 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
   };
 }
 
-export async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+/** Any HTTP call with a JSON body (or none): status, parsed body when JSON, text, and the headers. */
+export async function send(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
   let json: any;
@@ -131,8 +132,10 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   } catch {
     json = undefined;
   }
-  return { status: res.status, body: json, text };
+  return { status: res.status, body: json, text, headers: res.headers };
 }
+
+export const post = (url: string, body: unknown, headers: Record<string, string> = {}) => send('POST', url, body, headers);
 
 export const validQuote = (over: Record<string, unknown> = {}) => ({
   productId: PRODUCT.id,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxDetail, InboxListResponse, InboxStats } from '@forgeline/contracts/quote-inbox';
-import { ADMINS, eventually, post, PRODUCT, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
+import { ADMINS, eventually, post, PRODUCT, send, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
 
 const [OPS, SAM] = ADMINS as [string, string];
 /** What the gateway adds once the admin's session checks out. */
@@ -15,19 +15,8 @@ describe('the staff inbox over HTTP (SQLite, dev mailbox)', () => {
   const ids: string[] = [];
 
   async function call(method: string, p: string, body?: unknown, headers: Record<string, string> = as(OPS)) {
-    const res = await fetch(`${svc.url}${p}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, body: json, text, etag: res.headers.get('etag'), type: res.headers.get('content-type') };
+    const res = await send(method, `${svc.url}${p}`, body, headers);
+    return { ...res, etag: res.headers.get('etag'), type: res.headers.get('content-type') };
   }
 
   beforeAll(async () => {

@@ -12,3 +12,19 @@ export function withTypo(code: string, rnd: () => number, taken: (code: string) 
   }
   return null;
 }
+
+/**
+ * The ways a buyer writes one part on a list: as printed, lower case without separators, brand in front with a
+ * count in brackets, semicolon or tab columns, numbered, and quantity first. `n` is the line's number.
+ */
+export function listLineShapes(p: { brandName?: string | null; name: string; category: string }, code: string, quantity: number, n: number): string[] {
+  return [
+    `${quantity} x ${code}`,
+    `${code.toLowerCase().replace(/[-./\s]/g, '')} qty ${quantity}`,
+    `${p.brandName ?? ''} ${code} (${quantity} pcs)`.trim(),
+    `${code};${quantity};${p.name}`,
+    `${code}\t${quantity}\t${p.category}`,
+    `${n}. ${code}, ${quantity}`,
+    `Qty: ${quantity} — ${code} ${p.category.toLowerCase()}`,
+  ];
+}

@@ -19,7 +19,6 @@ import { serverMessage, statusOf } from '../../../lib/api-error.ts';
 import { formatCount } from '../../../lib/format-count.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import {
-  INBOX_PAGE_SIZE,
   useInboxAction,
   useInboxExport,
   useInboxItem,
@@ -150,11 +149,7 @@ export default function InboxTab() {
             <select id={`${ids}-assignee`} value={filters.assignee} onChange={(e) => set({ assignee: e.target.value })} className={`${formControlClass} w-full`}>
               <option value="">Anyone</option>
               <option value="none">Nobody yet</option>
-              {staff.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
+              <StaffOptions staff={staff} />
             </select>
           </label>
           <label className="text-sm font-semibold text-ink" htmlFor={`${ids}-from`}>
@@ -220,8 +215,31 @@ export default function InboxTab() {
           {openId ? <InboxRequest key={openId} id={openId} staff={staff} onClose={() => setOpenId(null)} /> : null}
         </div>
       )}
-      <p className="sr-only">{INBOX_PAGE_SIZE} per page</p>
     </div>
+  );
+}
+
+function StaffOptions({ staff }: { staff: string[] }) {
+  return staff.map((s) => (
+    <option key={s} value={s}>
+      {s}
+    </option>
+  ));
+}
+
+function TextAreaField(props: { id: string; label: string; value: string; onChange: (v: string) => void; maxLength: number; rows: number }) {
+  return (
+    <label className="block text-sm font-semibold text-ink" htmlFor={props.id}>
+      {props.label}
+      <textarea
+        id={props.id}
+        value={props.value}
+        maxLength={props.maxLength}
+        onChange={(e) => props.onChange(e.target.value)}
+        rows={props.rows}
+        className={`${formControlClass} w-full`}
+      />
+    </label>
   );
 }
 
@@ -384,11 +402,7 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
             className={`${formControlClass} w-56`}
           >
             <option value="">Nobody</option>
-            {staff.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <StaffOptions staff={staff} />
           </select>
         </label>
         <div role="group" aria-label="Move to" className="flex flex-wrap gap-2">
@@ -410,17 +424,7 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
           void run({ kind: 'patch', body: { note: note.trim() } }, 'Note added').then((ok) => ok && setNote(''));
         }}
       >
-        <label className="block text-sm font-semibold text-ink" htmlFor={`${ids}-note`}>
-          Internal note
-          <textarea
-            id={`${ids}-note`}
-            value={note}
-            maxLength={INBOX_LIMITS.note}
-            onChange={(e) => setNote(e.target.value)}
-            rows={2}
-            className={`${formControlClass} w-full`}
-          />
-        </label>
+        <TextAreaField id={`${ids}-note`} label="Internal note" value={note} onChange={setNote} maxLength={INBOX_LIMITS.note} rows={2} />
         <Button type="submit" variant="outline" size="sm" disabled={busy || !note.trim()}>
           Add note
         </Button>
@@ -535,17 +539,7 @@ function ReplyForm({
           </div>
         </div>
       ) : null}
-      <label className="block text-sm font-semibold text-ink" htmlFor={`${ids}-message`}>
-        Message to the buyer
-        <textarea
-          id={`${ids}-message`}
-          value={message}
-          maxLength={INBOX_LIMITS.reply}
-          onChange={(e) => setMessage(e.target.value)}
-          rows={4}
-          className={`${formControlClass} w-full`}
-        />
-      </label>
+      <TextAreaField id={`${ids}-message`} label="Message to the buyer" value={message} onChange={setMessage} maxLength={INBOX_LIMITS.reply} rows={4} />
       {error ? (
         <p role="alert" className="text-sm font-semibold text-red-700">
           {error}
