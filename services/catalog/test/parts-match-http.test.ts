@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartsMatchResponse } from '@forgeline/contracts/parts-match';
 import type { Product } from '@forgeline/contracts/products';
@@ -81,5 +82,62 @@ describe('POST /api/parts/match', () => {
       expect(res.status, String(message)).toBe(400);
       expect(res.body.message).toMatch(message);
     }
+  });
+
+  const upload = async (name: string, content: Buffer | string, type = 'text/csv') => {
+    const form = new FormData();
+    form.append('file', new Blob([content], { type }), name);
+    const res = await fetch(`${catalog.url}/api/parts/match`, { method: 'POST', body: form });
+    return { status: res.status, body: (await res.json()) as PartsMatchResponse & { message?: string } };
+  };
+  const withCode = products.filter((p) => p.partNumber && normalizeCode(p.partNumber).length >= 6);
+  const [a, b, c] = [withCode[10]!, withCode[20]!, withCode[30]!];
+
+  it('reads a CSV file: BOM, semicolons, a quoted description over two lines; line numbers are the file rows', async () => {
+    const csv = `\uFEFFPart No;Qty;Description\r\n${a.partNumber};3;"Filter; oil\r\nlong life"\r\n\r\n${b.partNumber};2;Seal\r\n`;
+    const res = await upload('list.csv', csv);
+    expect(res.status).toBe(200);
+    expect(res.body.lines.map((l) => [l.line, l.status, l.match?.product.id, l.quantity])).toEqual([
+      [2, 'matched', a.id, 3],
+      [5, 'matched', b.id, 2],
+    ]);
+  });
+
+  it('reads the first worksheet of an XLSX file, numbers and formulas as shown', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Parts');
+    sheet.addRow(['Part Number', 'Quantity', 'Description']);
+    sheet.addRow([a.partNumber, 4, 'first']);
+    sheet.addRow([]);
+    sheet.addRow([{ richText: [{ text: b.partNumber!.slice(0, 3) }, { text: b.partNumber!.slice(3) }] }, { formula: '2+3', result: 5 }, 'second']);
+    sheet.addRow([c.partNumber, 1]);
+    wb.addWorksheet('Ignored').addRow(['ZZ-999999', 9]);
+    const res = await upload('list.xlsx', Buffer.from(await wb.xlsx.writeBuffer()), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.status).toBe(200);
+    expect(res.body.lines.map((l) => [l.line, l.match?.product.id, l.quantity])).toEqual([
+      [2, a.id, 4],
+      [4, b.id, 5],
+      [5, c.id, 1],
+    ]);
+  });
+
+  it('refuses a binary file, a broken CSV, a missing file and a file over 2 MB, naming the problem', async () => {
+    const binary = await upload('list.csv', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 0xff, 0xfe]));
+    expect(binary.status).toBe(400);
+    expect(binary.body.message).toMatch(/neither a CSV .* nor an XLSX/);
+    const broken = await upload('list.csv', `Part;Qty\n"${a.partNumber};2\n${b.partNumber};1\n`);
+    expect(broken.status).toBe(400);
+    expect(broken.body.message).toMatch(/quoted field is never closed/);
+    const fakeXlsx = await upload('list.xlsx', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(200, 7)]));
+    expect(fakeXlsx.status).toBe(400);
+    expect(fakeXlsx.body.message).toMatch(/XLSX workbook could not be read/);
+    const form = new FormData();
+    form.append('note', 'no file here');
+    const missing = await fetch(`${catalog.url}/api/parts/match`, { method: 'POST', body: form });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { message: string }).message).toMatch(/multipart field "file"/);
+    const big = await upload('list.csv', `${a.partNumber};1;${'long description '.repeat(10)}\n`.repeat(12_000));
+    expect(big.status, big.body.message).toBe(413);
+    expect(big.body.message).toMatch(/larger than 2 MB/);
   });
 });

@@ -13,15 +13,16 @@ import {
   type UploadImageResponse,
   type UploadIndividualSkuResponse,
 } from '@forgeline/contracts/media';
+import { PRODUCT_IMAGE_HASH_LENGTH } from '@forgeline/contracts/media-paths';
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import type { Logger } from '@forgeline/service-kit/logger';
+import { receiveMultipart, type MultipartLimits, type ReceivedFile } from '@forgeline/service-kit/multipart';
 import type { Catalog, JobQueue, ObjectStore } from './ports.ts';
 import { keyForMediaPath, storedImageUrl } from './domain/keys.ts';
 import { batchStatus } from './domain/batch.ts';
 import type { ZipLimits } from './domain/zip-rules.ts';
 import { contentId, createIngest, randomId } from './ingest.ts';
-import { receiveMultipart, type MultipartLimits, type ReceivedFile } from './uploads/multipart.ts';
 import { looksLikeZip, openZip } from './uploads/zip.ts';
 import { extensionForFormat, inspectImage, NotAnImageError } from './images/inspect.ts';
 
@@ -79,7 +80,7 @@ export function createApp(deps: MediaDeps): Express {
   });
   const zipLimits: MultipartLimits = { maxFileBytes: limits.maxZipBytes, maxRequestBytes: limits.maxZipBytes + 1024 * 1024, maxFiles: 1 };
   const receive = (req: Request, fileFields: string[], l: MultipartLimits) =>
-    receiveMultipart(req, { tmpRoot: deps.tmpDir, fileFields, limits: l });
+    receiveMultipart(req, { tmpRoot: deps.tmpDir, fileFields, limits: l, hashLength: PRODUCT_IMAGE_HASH_LENGTH });
 
   /** Check a received file decodes as an image; returns its stored extension or the reason it is not one. */
   async function imageExt(file: { path: string }): Promise<{ ext: string } | { reason: string }> {

@@ -6,8 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import busboy from 'busboy';
-import { HttpError } from '@forgeline/service-kit/errors';
-import { sha256Prefix } from '../domain/keys.ts';
+import { HttpError } from './errors.ts';
 
 export interface ReceivedFile {
   field: string;
@@ -15,7 +14,7 @@ export interface ReceivedFile {
   filename: string;
   path: string;
   size: number;
-  /** First 20 hex digits of the SHA-256 of the content. */
+  /** The SHA-256 of the content in hex, cut to `hashLength` digits when the caller asks. */
   hash: string;
 }
 
@@ -42,7 +41,7 @@ const mb = (n: number) => `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
  */
 export async function receiveMultipart(
   req: Request,
-  opts: { tmpRoot: string; fileFields: string[]; limits: MultipartLimits },
+  opts: { tmpRoot: string; fileFields: string[]; limits: MultipartLimits; hashLength?: number },
 ): Promise<Received> {
   const type = req.headers['content-type'] ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
@@ -106,7 +105,7 @@ export async function receiveMultipart(
       pipeline(stream, tap, createWriteStream(target)).then(
         () => {
           if (!(stream as { truncated?: boolean }).truncated) {
-            files.push({ field, filename, path: target, size, hash: hash.digest('hex').slice(0, sha256Prefix('').length) });
+            files.push({ field, filename, path: target, size, hash: hash.digest('hex').slice(0, opts.hashLength ?? 64) });
           }
         },
         (err: Error) => fail(new HttpError(400, `Upload of "${filename}" broke off: ${err.message}`)),

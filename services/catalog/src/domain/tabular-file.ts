@@ -1,0 +1,162 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+
+/**
+ * Reads an uploaded spreadsheet row by row, streaming: a CSV (comma, semicolon or tab; UTF-8 with or without a BOM;
+ * quoted fields may hold newlines) or the first worksheet of an XLSX workbook. Used by the parts-list match and the
+ * catalogue import, so both take the same files the same way.
+ */
+
+export class TabularFileError extends Error {
+  constructor(
+    message: string,
+    /** 1-based row of the file where the problem is, when there is one. */
+    readonly row?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type TabularKind = 'csv' | 'xlsx';
+
+export interface TabularRow {
+  /** 1-based row of the file (for CSV, the line the record starts on). */
+  row: number;
+  cells: string[];
+}
+
+const SNIFF_BYTES = 64 * 1024;
+
+/** What a file holds, from its first bytes: a ZIP is taken as XLSX; text as CSV; anything else is refused. */
+export async function sniffTabularFile(path: string): Promise<{ kind: TabularKind; delimiter: string }> {
+  const handle = await open(path, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
+    head = buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (head.length === 0) throw new TabularFileError('the file is empty');
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return { kind: 'xlsx', delimiter: ',' };
+  if (head.includes(0) || !looksLikeUtf8Text(head)) {
+    throw new TabularFileError('the file is neither a CSV (UTF-8 text) nor an XLSX workbook');
+  }
+  return { kind: 'csv', delimiter: detectDelimiter(head.toString('utf8')) };
+}
+
+/** UTF-8 text, allowing a multi-byte character cut at the end of the sniffed bytes; no control bytes but tab, CR, LF. */
+function looksLikeUtf8Text(buf: Buffer): boolean {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(buf);
+  const bad = (text.match(/\uFFFD/g) ?? []).length;
+  if (bad > 1 || (bad === 1 && !text.endsWith('\uFFFD'))) return false;
+  return !/[\u0001-\u0008\u000B\u000C\u000E-\u001F]/.test(text);
+}
+
+/** The separator of the header row: whichever of tab, semicolon and comma occurs most outside quotes (comma on a tie or none). */
+export function detectDelimiter(text: string): string {
+  const body = text.replace(/^\uFEFF/, '');
+  const counts = new Map<string, number>([
+    [',', 0],
+    [';', 0],
+    ['\t', 0],
+  ]);
+  let quoted = false;
+  for (const ch of body) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) break;
+    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  }
+  let best = ',';
+  for (const [d, n] of counts) if (n > counts.get(best)!) best = d;
+  return best;
+}
+
+/** The rows of a file, in order. Throws TabularFileError for a broken file (naming the row where the CSV parser knows it). */
+export async function* readTabularRows(path: string, opts: { maxRows?: number } = {}): AsyncGenerator<TabularRow> {
+  const { kind, delimiter } = await sniffTabularFile(path);
+  const max = opts.maxRows ?? Number.POSITIVE_INFINITY;
+  if (kind === 'xlsx') yield* readXlsxRows(path, max);
+  else yield* readCsvRows(path, delimiter, max);
+}
+
+async function* readCsvRows(path: string, delimiter: string, max: number): AsyncGenerator<TabularRow> {
+  const parser = createReadStream(path).pipe(
+    parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: false, info: true, max_record_size: 1024 * 1024 }),
+  );
+  let n = 0;
+  // info.lines is the line a record ends on, counting a CRLF inside a quoted field as two lines.
+  let overcount = 0;
+  try {
+    for await (const record of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (n++ >= max) break;
+      const text = record.record.join('');
+      const breaks = text.match(/\r\n|\r|\n/g)?.length ?? 0;
+      overcount += (text.match(/[\r\n]/g)?.length ?? 0) - breaks;
+      yield { row: record.info.lines - overcount - breaks, cells: record.record };
+    }
+  } catch (err) {
+    const e = err as Error & { code?: string; lines?: number };
+    if (!e.code?.startsWith('CSV_')) throw err;
+    throw new TabularFileError(`the CSV could not be read at line ${e.lines ?? '?'}: ${csvProblem(e)}`, e.lines);
+  } finally {
+    parser.destroy();
+  }
+}
+
+function csvProblem(e: Error & { code?: string }): string {
+  switch (e.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return 'a quote closes a field in the middle of it (write a quote inside a quoted field as "")';
+    case 'CSV_MAX_RECORD_SIZE':
+      return 'a row is longer than 1 MB';
+    default:
+      return e.message;
+  }
+}
+
+async function* readXlsxRows(path: string, max: number): AsyncGenerator<TabularRow> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  let n = 0;
+  try {
+    for await (const sheet of reader) {
+      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+        if (n++ >= max) return;
+        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+        yield { row: row.number, cells: Array.from(values, cellText) };
+      }
+      return; // the first worksheet only
+    }
+  } catch (err) {
+    if (err instanceof TabularFileError) throw err;
+    throw new TabularFileError(`the XLSX workbook could not be read: ${(err as Error).message}`);
+  }
+}
+
+/** A cell as the text a person sees: rich text joined, a formula's result, a link's text, a date as YYYY-MM-DD. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    const v = value as { richText?: { text: string }[]; result?: unknown; text?: unknown; error?: string };
+    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
+    if ('result' in v) return cellText(v.result);
+    if (v.text !== undefined) return cellText(v.text);
+    if (v.error) return '';
+  }
+  return String(value);
+}
