@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'services/*/{src,test}/**/*.test.ts', 'gateway/src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/lib/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'services/*/{src,test}/**/*.test.ts', 'gateway/src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/lib/**/*.test.ts', 'web/src/features/**/*.test.ts'],
     // web/src/lib holds plain functions tested here; components are tested in the browser (e2e/).
     exclude: ['**/node_modules/**', 'e2e/**'],
     // Tests start real servers (SQLite, FerretDB, redis-server, MinIO); give them room on a 2-core machine.

@@ -7,6 +7,8 @@ export interface Summary {
   slug: string;
   category: string;
   brandName: string;
+  partNumber?: string;
+  sku: string;
 }
 export interface ListResponse {
   products: Summary[];

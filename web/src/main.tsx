@@ -88,7 +88,7 @@ function hydrate(root: HTMLElement) {
         hydrateRoot(root, element, {
           // A mismatch makes React draw that part again in the browser: visible only as a console line, which the
           // browser tests fail on.
-          onRecoverableError: (error) => console.error('Hydration error:', error),
+          onRecoverableError: (error, info) => console.error('Hydration error:', error, info.componentStack ?? ''),
         });
       });
     } catch (error) {

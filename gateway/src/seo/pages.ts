@@ -201,6 +201,14 @@ export function staticPageHead(ctx: PageContext, pathname: string, search: URLSe
         description: `Call ${site.phone}, e-mail ${site.email} or chat on WhatsApp. ${site.businessHours}. We reply within 24 hours.`,
         path: '/contact',
       });
+    case '/quote':
+      // The buyer's own list (kept in their browser): nothing for a search engine.
+      return basic(ctx, {
+        title: 'Quote List',
+        description: `Ask ${site.name} for one quote on many parts: collect them, or paste your parts list.`,
+        path: '/quote',
+        robots: 'noindex, follow',
+      });
     case '/faq':
       return basic(ctx, {
         title: 'Frequently Asked Questions',

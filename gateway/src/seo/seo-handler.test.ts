@@ -207,6 +207,11 @@ describe('SEO handler (real catalog, real gateway)', () => {
     expect(search.html).toContain('noindex');
     const admin = await page(gw, '/admin');
     expect(admin.html).toContain('<meta name="robots" content="noindex, nofollow">');
+    // The buyer's quote list lives in their browser: a page, but nothing to index.
+    const quote = await page(gw, '/quote');
+    expect(quote.status).toBe(200);
+    expect(quote.html).toContain('<title>Quote List | Forgeline Parts</title>');
+    expect(quote.html).toContain('<meta name="robots" content="noindex, follow">');
     const missing = await page(gw, '/no/such/page');
     expect(missing.status).toBe(404);
     expect(missing.html).toContain('<title>Page Not Found | Forgeline Parts</title>');

@@ -51,7 +51,7 @@ const SEARCH_MIN_CHARS = 2;
 const SKIP_PREFIXES = ['/api/', '/media/', '/internal/', '/assets/'];
 const PRODUCT_SITEMAP = /^\/sitemap-products-(\d{1,6})\.xml$/;
 /** Content pages the web app's server bundle renders (web/src/entry-server.tsx): no catalogue data needed. */
-const SSR_CONTENT_PAGES = new Set(['/about', '/faq', '/contact', '/privacy', '/refund-policy', '/shipping-policy', '/disclaimer']);
+const SSR_CONTENT_PAGES = new Set(['/about', '/faq', '/contact', '/quote', '/privacy', '/refund-policy', '/shipping-policy', '/disclaimer']);
 
 export interface SeoHandler {
   pageHandler: RequestHandler;

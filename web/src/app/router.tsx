@@ -35,6 +35,7 @@ const NotFoundPage = lazyRoute(() => import('./not-found-page.tsx'));
 const AboutPage = lazyRoute(() => import('../features/static-pages/components/about-page.tsx'));
 const FaqPage = lazyRoute(() => import('../features/static-pages/components/faq-page.tsx'));
 const ContactPage = lazyRoute(() => import('../features/contact/components/contact-page.tsx'));
+const QuoteListPage = lazyRoute(() => import('../features/quote-list/components/quote-list-page.tsx'));
 const policyRoute = (name: 'PrivacyRoute' | 'RefundPolicyRoute' | 'ShippingPolicyRoute' | 'DisclaimerRoute') =>
   lazyRoute(() => import('./routes/policy-routes.tsx').then((m) => ({ default: m[name] })));
 const PrivacyRoute = policyRoute('PrivacyRoute');
@@ -61,6 +62,7 @@ export const routes: RouteObject[] = [
       { path: 'about', element: <AboutPage /> },
       { path: 'faq', element: <FaqPage /> },
       { path: 'contact', element: <ContactPage /> },
+      { path: 'quote', element: <QuoteListPage /> },
       { path: 'privacy', element: <PrivacyRoute /> },
       { path: 'refund-policy', element: <RefundPolicyRoute /> },
       { path: 'shipping-policy', element: <ShippingPolicyRoute /> },

@@ -5,6 +5,8 @@ import { FirstScreenGrid } from '../ui/first-screen-grid.tsx';
 import { displayBrand } from '../../lib/brand.ts';
 import { primaryImage } from '../../lib/product-image.ts';
 import { ProductImage } from './product-image.tsx';
+import { AddToQuoteList } from '../../features/quote-list/components/add-to-quote-list.tsx';
+import { productOfSummary } from '../../features/quote-list/quote-list-store.ts';
 
 /**
  * A listing card's square photo (the product's first image at 480 px); `sizes` follows the grid's columns. Used by
@@ -35,37 +37,37 @@ export function ProductCardImage({
   );
 }
 
-/** Card of the category and search result grids (spec section 2, category page). */
+/** Card of the category and search result grids (spec section 2, category page), with "Add to quote list". */
 export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {
   return (
-    <Link
-      to={productPath(product)}
-      className="group flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:border-ink hover:shadow-md"
-    >
-      <div className="relative aspect-square overflow-hidden bg-zinc-100">
-        <ProductCardImage
-          product={product}
-          sizes="(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw"
-          priority={priority}
-          className="size-full object-contain p-3 transition-transform duration-300 group-hover:scale-105"
-        />
-        {product.inStock ? (
-          <span className="absolute left-2 top-2 rounded bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white">In Stock</span>
-        ) : null}
-      </div>
-      <div className="flex flex-1 flex-col gap-1.5 p-3 sm:p-4">
-        <h2 className="line-clamp-2 text-sm font-bold uppercase leading-snug text-ink group-hover:underline sm:text-base">
-          {product.name}
-        </h2>
-        <p className="text-xs text-steel sm:text-sm">
-          Part #: <span className="font-mono font-semibold text-ink">{product.partNumber || 'N/A'}</span>
-        </p>
-        <div className="mt-auto flex flex-wrap gap-1.5 pt-2 text-xs">
-          <span className="rounded bg-ink px-2 py-0.5 font-semibold text-safety">{displayBrand(product.brandName)}</span>
-          <span className="rounded bg-zinc-100 px-2 py-0.5 text-steel">{product.category}</span>
+    <article className="flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:border-ink hover:shadow-md">
+      <Link to={productPath(product)} className="group flex flex-1 flex-col">
+        <div className="relative aspect-square overflow-hidden bg-zinc-100">
+          <ProductCardImage
+            product={product}
+            sizes="(min-width: 1280px) 300px, (min-width: 640px) 33vw, 50vw"
+            priority={priority}
+            className="size-full object-contain p-3 transition-transform duration-300 group-hover:scale-105"
+          />
+          {product.inStock ? (
+            <span className="absolute left-2 top-2 rounded bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white">In Stock</span>
+          ) : null}
         </div>
-      </div>
-    </Link>
+        <div className="flex flex-1 flex-col gap-1.5 p-3 sm:p-4">
+          <h2 className="line-clamp-2 text-sm font-bold uppercase leading-snug text-ink group-hover:underline sm:text-base">
+            {product.name}
+          </h2>
+          <p className="text-xs text-steel sm:text-sm">
+            Part #: <span className="font-mono font-semibold text-ink">{product.partNumber || 'N/A'}</span>
+          </p>
+          <div className="mt-auto flex flex-wrap gap-1.5 pt-2 text-xs">
+            <span className="rounded bg-ink px-2 py-0.5 font-semibold text-safety">{displayBrand(product.brandName)}</span>
+            <span className="rounded bg-zinc-100 px-2 py-0.5 text-steel">{product.category}</span>
+          </div>
+        </div>
+      </Link>
+      <AddToQuoteList product={productOfSummary(product)} compact />
+    </article>
   );
 }
 

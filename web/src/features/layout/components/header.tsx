@@ -4,6 +4,7 @@ import { NavLink, useLocation } from 'react-router-dom';
 import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { phoneHref, site } from '../../../config/site.ts';
 import { cn } from '../../../lib/cn.ts';
+import { QuoteListLink } from '../../quote-list/components/quote-list-link.tsx';
 import { BrandMark } from './brand-mark.tsx';
 
 const NAV = [
@@ -41,15 +42,16 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
         </div>
       </div>
 
-      <div className="container-page flex h-16 items-center gap-4 lg:h-20 lg:gap-8">
+      <div className="container-page flex h-16 items-center gap-3 sm:gap-4 lg:h-20 lg:gap-8">
         <BrandMark />
         <div className="hidden flex-1 md:block">{renderSearch('desktop')}</div>
-        <div className="ml-auto flex items-center gap-2 md:ml-0">
+        <div className="ml-auto flex items-center gap-1.5 sm:gap-2 md:ml-0">
+          <QuoteListLink />
           <a
             href={chat}
             target="_blank"
             rel="noopener noreferrer"
-            className="inline-flex h-10 items-center gap-2 rounded-md bg-safety px-2.5 text-sm font-bold text-ink hover:bg-safety-hover sm:px-4"
+            className="inline-flex h-9 items-center gap-2 rounded-md bg-safety px-2 text-sm sm:h-10 sm:px-4 font-bold text-ink hover:bg-safety-hover"
           >
             <MessageCircle className="size-5 sm:size-4" aria-hidden="true" />
             <span className="sr-only sm:not-sr-only">Chat Now</span>
@@ -58,7 +60,7 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
           <a
             href="#site-links"
             role="button"
-            className="grid size-10 place-items-center rounded-md border border-ink-line text-white hover:bg-ink-soft md:hidden"
+            className="grid size-9 place-items-center rounded-md border sm:size-10 border-ink-line text-white hover:bg-ink-soft md:hidden"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"

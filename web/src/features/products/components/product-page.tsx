@@ -6,6 +6,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
+import { AddToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
+import { productOfSummary } from '../../quote-list/quote-list-store.ts';
 import { Button, ButtonLink, buttonClass, ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -181,6 +183,9 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
             <ExternalButtonLink href={whatsappLink(productQuoteText(product), site.whatsappNumber)} variant="whatsapp" size="lg">
               <MessageCircle className="size-5" aria-hidden="true" /> Chat on WhatsApp
             </ExternalButtonLink>
+          </div>
+          <div className="mt-3">
+            <AddToQuoteList product={productOfSummary(product)} />
           </div>
           <Button variant="ghost" size="sm" className="mt-3" onClick={() => void share(product)}>
             <Share2 className="size-4" aria-hidden="true" /> Share
