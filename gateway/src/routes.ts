@@ -24,6 +24,8 @@ export const routeTable: RouteRule[] = [
   { prefix: '/media/generated', service: 'catalog' },
   { prefix: '/api/admin/products', service: 'catalog', admin: true },
   { prefix: '/api/admin/search-products-by-code', service: 'catalog', admin: true },
+  // The seller's catalogue: imports (files up to 150 MB), their status and errors, the export.
+  { prefix: '/api/admin/catalog', service: 'catalog', admin: true, upload: true },
   { prefix: '/api/quote-requests', service: 'quotes' },
   { prefix: '/api/captcha', service: 'quotes' },
   { prefix: '/api/contact', service: 'quotes' },

@@ -6,6 +6,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly issues?: { path: string; message: string }[],
+    /** More fields for the JSON answer (a 410's way to what replaced the thing). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }

@@ -100,7 +100,12 @@ export function finishApp(app: Express, logger: Logger): Express {
             : status < 500 && err instanceof Error
               ? err.message
               : 'Internal error; the request id in this response identifies it in the logs';
-    res.status(status).json({ message, requestId, ...(err instanceof HttpError && err.issues ? { issues: err.issues } : {}) });
+    res.status(status).json({
+      message,
+      requestId,
+      ...(err instanceof HttpError && err.issues ? { issues: err.issues } : {}),
+      ...(err instanceof HttpError && err.extra ? err.extra : {}),
+    });
   };
   app.use(onError);
   return app;

@@ -21,7 +21,7 @@ import {
   type Testimonial,
 } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { notFound, parseInput } from '@forgeline/service-kit/errors';
+import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
 import { createResponseCache } from '@forgeline/service-kit/response-cache';
 import type { Logger } from '@forgeline/service-kit/logger';
@@ -30,6 +30,10 @@ import type { Page, ProductRepository, SearchIndex, SearchOptions } from './port
 import { renderPartImageSvg } from './seed/part-image.ts';
 import { registerPartsMatchRoutes } from './parts-match-routes.ts';
 import { registerSitemapRoutes } from './sitemap-routes.ts';
+import { registerCatalogAdminRoutes } from './catalog-admin-routes.ts';
+import { createImportRunner } from './domain/import-runner.ts';
+import { categoryPath } from '@forgeline/contracts/slug';
+import { tmpdir } from 'node:os';
 
 export interface CatalogDeps {
   repo: ProductRepository;
@@ -41,6 +45,10 @@ export interface CatalogDeps {
   ready?: () => boolean;
   /** Parts lists matched per client address per minute (PARTS_MATCH_PER_MINUTE by default). */
   partsMatchPerMinute?: number;
+  /** Where uploads (catalogue imports, parts lists) wait while they are read; the system's temp folder by default. */
+  tmpDir?: string;
+  /** Rows per import batch (IMPORT_BATCH by default; tests use small ones). */
+  importBatch?: number;
   /** Ready-made answers of the public reads (default 64 MB, 60 s); maxBytes 0 turns it off. */
   responseCache?: { maxBytes: number; ttlMs: number };
 }
@@ -138,8 +146,16 @@ export function createApp(deps: CatalogDeps): Express {
     cache.json(async (req) => {
       const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
       const product: Product | null = await repo.getById(id);
-      if (!product) throw notFound('Product');
-      return product;
+      if (product) return product;
+      // Taken off the storefront by an import: gone for good, with a way to its category.
+      const retired = await repo.getDeactivated(id);
+      if (retired) {
+        throw new HttpError(410, `Product ${retired.sku} is no longer available`, undefined, {
+          category: retired.category,
+          categoryPath: categoryPath(retired.category),
+        });
+      }
+      throw notFound('Product');
     }),
   );
 
@@ -249,7 +265,12 @@ export function createApp(deps: CatalogDeps): Express {
   );
 
   registerSitemapRoutes(app, { products: repo, serviceToken: deps.serviceToken });
-  registerPartsMatchRoutes(app, { repo, search, perMinute: deps.partsMatchPerMinute });
+  registerPartsMatchRoutes(app, { repo, search, perMinute: deps.partsMatchPerMinute, tmpDir: deps.tmpDir });
+
+  const imports = createImportRunner({ repo, search, logger, batchSize: deps.importBatch, onChange: () => cache.clear() });
+  void imports.recover().catch((err: unknown) => logger.error({ err }, 'catalogue imports: recovery after a stop failed'));
+  registerCatalogAdminRoutes(app, { repo, imports, tmpDir: deps.tmpDir ?? tmpdir() });
+  app.locals.imports = imports;
 
   return finishApp(app, logger);
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { runMain, serve } from '@forgeline/service-kit/serve';
@@ -27,6 +28,7 @@ runMain('catalog', async () => {
     logger,
     ready: () => !reindexing,
     partsMatchPerMinute: PARTS_MATCH_PER_MINUTE * config.RATE_LIMIT_MULTIPLIER,
+    tmpDir: path.join(config.DATA_DIR, 'tmp'),
     responseCache: { maxBytes: Math.round(config.RESPONSE_CACHE_MB * 1024 * 1024), ttlMs: config.RESPONSE_CACHE_TTL_SECONDS * 1000 },
   });
   await serve(app, { host: config.HOST, port: config.PORT, logger, onClose: () => stores.close() });

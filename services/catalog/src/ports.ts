@@ -6,6 +6,7 @@ import type {
   Subcategory,
   Testimonial,
 } from '@forgeline/contracts/products';
+import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
 
 export interface Page<T> {
   items: T[];
@@ -43,7 +44,39 @@ export interface ProductRepository {
   updateImages(id: string, update: ProductImagesUpdate): Promise<Product | null>;
   /** Every product in batches, for a full reindex. */
   scan(batchSize: number): AsyncIterable<Product[]>;
+
+  // The seller's catalogue: imports, edits, parts taken off the storefront, and the record of every change.
+  /** Parts stored under these SKUs, live or deactivated (an import names both). */
+  getBySkus(skus: string[]): Promise<Map<string, StoredPart>>;
+  /**
+   * Writes parts (upsert by SKU, as upsertMany) with their audit entries, in one transaction where the store has
+   * them; a deactivated part written here is live again.
+   */
+  applyChanges(products: Product[], audit: CatalogAuditEntry[]): Promise<void>;
+  /**
+   * Takes live parts off the storefront: kept, but gone from listings, counts, search sources and sitemaps.
+   * Returns the parts it moved.
+   */
+  deactivate(ids: string[], audit: CatalogAuditEntry[]): Promise<Product[]>;
+  /** A part taken off the storefront (its page answers 410 with a way to its category). */
+  getDeactivated(id: string): Promise<Product | null>;
+  /** Every live part's id and SKU, in batches. */
+  scanSkus(batchSize: number): AsyncIterable<{ id: string; sku: string }[]>;
+  listAudit(q: { productId?: string; source?: string; limit: number }): Promise<CatalogAuditEntry[]>;
+  saveImportJob(job: CatalogImportJob): Promise<void>;
+  getImportJob(id: string): Promise<CatalogImportJob | null>;
+  addImportErrors(id: string, errors: ImportRowError[]): Promise<void>;
+  /** Every error of an import, in row order, in batches. */
+  importErrors(id: string, batchSize: number): AsyncIterable<ImportRowError[]>;
+  /** Marks imports left queued or running by a stopped process as failed; returns how many. */
+  failUnfinishedImports(message: string, at: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface StoredPart {
+  product: Product;
+  /** false: taken off the storefront. */
+  active: boolean;
 }
 
 export interface SearchHit {

@@ -25,7 +25,7 @@ export interface CatalogUnderTest {
  * `indexed` narrows which products the search index holds (default: all of them).
  */
 export async function startCatalog(
-  opts: { products?: Product[]; testimonials?: Testimonial[]; indexed?: (p: Product) => boolean } = {},
+  opts: { products?: Product[]; testimonials?: Testimonial[]; indexed?: (p: Product) => boolean; importBatch?: number } = {},
 ): Promise<CatalogUnderTest> {
   const tmp = tempDir('catalog-http-');
   const stores = await openStores({ DATA_DIR: path.join(tmp.dir, 'data'), MEILI_INDEX: 'products' });
@@ -34,7 +34,14 @@ export async function startCatalog(
   await stores.repo.insertTestimonials(opts.testimonials ?? TESTIMONIALS);
   await stores.search.upsert(products.filter(opts.indexed ?? (() => true)));
   const logger = createLogger('catalog', 'silent');
-  const app = createApp({ repo: stores.repo, search: stores.search, serviceToken: SERVICE_TOKEN, logger });
+  const app = createApp({
+    repo: stores.repo,
+    search: stores.search,
+    serviceToken: SERVICE_TOKEN,
+    logger,
+    tmpDir: path.join(tmp.dir, 'tmp'),
+    importBatch: opts.importBatch,
+  });
   const served = await serve(app, { port: 0, logger, handleSignals: false, onClose: () => stores.close() });
   const url = `http://127.0.0.1:${served.port}`;
   return {

@@ -227,5 +227,89 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       })();
       expect(full).toEqual(PRODUCTS[0]);
     });
+
+    // The seller's catalogue: imports and edits write with an audit; parts leave the storefront and come back.
+    const audit = (p: Product, action: 'created' | 'updated' | 'deactivated' | 'reactivated', fields: string[] = []) => ({
+      at: '2026-11-23T10:00:00.000Z',
+      actor: 'ops@example.com',
+      source: 'import:test',
+      productId: p.id,
+      sku: p.sku,
+      action,
+      fields,
+    });
+
+    it('reads parts by SKU, writes changes with their audit, and takes parts off the storefront and back', async () => {
+      const [a, b] = [PRODUCTS[0]!, PRODUCTS[1]!];
+      const found = await repo.getBySkus([a.sku, b.sku, 'NO-SUCH-SKU']);
+      expect([...found.keys()].sort()).toEqual([a.sku, b.sku].sort());
+      expect(found.get(a.sku)).toEqual({ product: a, active: true });
+
+      const fresh = makeProduct({ id: id(900), name: 'Swing Motor Seal Kit', sku: 'NEW-900', category: 'Swing Motors', brandName: 'Zeta Hydraulics' });
+      await repo.applyChanges([{ ...a, price: 777 }, fresh], [audit(a, 'updated', ['price']), audit(fresh, 'created')]);
+      expect((await repo.getById(a.id))?.price).toBe(777);
+      expect((await repo.listSubcategories()).find((s) => s.brand === 'Zeta Hydraulics')).toMatchObject({ category: 'Swing Motors', productCount: 1 });
+      const total = await repo.count();
+
+      const moved = await repo.deactivate([fresh.id, id(999)], [audit(fresh, 'deactivated')]);
+      expect(moved.map((p) => p.id)).toEqual([fresh.id]);
+      expect(await repo.getById(fresh.id)).toBeNull();
+      expect(await repo.getDeactivated(fresh.id)).toEqual(fresh);
+      expect(await repo.count()).toBe(total - 1);
+      expect((await repo.listSubcategories()).find((s) => s.brand === 'Zeta Hydraulics')).toBeUndefined();
+      expect((await repo.getBySkus(['NEW-900'])).get('NEW-900')).toEqual({ product: fresh, active: false });
+      const skus: string[] = [];
+      for await (const page of repo.scanSkus(2)) skus.push(...page.map((p) => p.sku));
+      expect(skus).toHaveLength(total - 1);
+      expect(skus).not.toContain('NEW-900');
+
+      await repo.applyChanges([fresh], [audit(fresh, 'reactivated')]);
+      expect(await repo.getById(fresh.id)).toEqual(fresh);
+      expect(await repo.getDeactivated(fresh.id)).toBeNull();
+      expect(await repo.count()).toBe(total);
+
+      const history = await repo.listAudit({ productId: fresh.id, limit: 10 });
+      expect(history.map((h) => h.action)).toEqual(['reactivated', 'deactivated', 'created']);
+      expect(history[2]).toEqual(audit(fresh, 'created'));
+      expect((await repo.listAudit({ source: 'import:test', limit: 2 })).map((h) => h.action)).toEqual(['reactivated', 'deactivated']);
+    });
+
+    it('keeps import jobs and all their errors, and marks the unfinished ones failed', async () => {
+      const job = {
+        id: '11111111-1111-4111-8111-111111111111',
+        state: 'running' as const,
+        dryRun: false,
+        missing: 'keep' as const,
+        fileName: 'parts.csv',
+        total: 10,
+        processed: 4,
+        created: 1,
+        updated: 2,
+        unchanged: 1,
+        deactivated: 0,
+        errorCount: 3,
+        errors: [{ row: 2, column: 'price', message: 'is not a price' }],
+        unknownColumns: ['Colour'],
+        message: null,
+        createdBy: 'ops@example.com',
+        createdAt: '2026-11-23T10:00:00.000Z',
+        startedAt: '2026-11-23T10:00:01.000Z',
+        finishedAt: null,
+      };
+      await repo.saveImportJob(job);
+      expect(await repo.getImportJob(job.id)).toEqual(job);
+      expect(await repo.getImportJob('22222222-2222-4222-8222-222222222222')).toBeNull();
+      await repo.addImportErrors(job.id, [
+        { row: 2, column: 'price', message: 'is not a price' },
+        { row: 5, column: 'sku', message: 'is empty' },
+      ]);
+      await repo.addImportErrors(job.id, [{ row: 9, column: 'name', message: 'is required' }]);
+      const all = [];
+      for await (const page of repo.importErrors(job.id, 2)) all.push(...page);
+      expect(all.map((e) => e.row)).toEqual([2, 5, 9]);
+      expect(await repo.failUnfinishedImports('stopped', '2026-11-23T11:00:00.000Z')).toBe(1);
+      expect(await repo.getImportJob(job.id)).toEqual({ ...job, state: 'failed', message: 'stopped', finishedAt: '2026-11-23T11:00:00.000Z' });
+      expect(await repo.failUnfinishedImports('stopped', '2026-11-23T11:00:00.000Z')).toBe(0);
+    });
   });
 }

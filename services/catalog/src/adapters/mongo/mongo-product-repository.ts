@@ -11,7 +11,8 @@ import {
   toSubcategory,
   type CatalogTotals,
 } from '../../domain/products.ts';
-import type { NamedSlug, Page, ProductRepository } from '../../ports.ts';
+import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
+import type { NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
 
 /*
  * MongoDB (or FerretDB) through mongoose. Products carry `categorySlug` and `brandSlug` so brand and
@@ -252,6 +253,14 @@ export class MongoProductRepository implements ProductRepository {
     const counts = conn.model<CountDoc>('SubcategoryCount', countSchema, 'subcategoryCounts');
     const testimonials = conn.model<Testimonial>('Testimonial', testimonialSchema, 'testimonials');
     await Promise.all([products.createIndexes(), testimonials.createIndexes()]);
+    await Promise.all([
+      conn.collection('retiredProducts').createIndex({ sku: 1 }, { unique: true }),
+      conn.collection('catalogAudit').createIndex({ productId: 1, seq: -1 }),
+      conn.collection('catalogAudit').createIndex({ source: 1, seq: -1 }),
+      conn.collection('catalogAudit').createIndex({ seq: -1 }),
+      conn.collection('catalogImports').createIndex({ state: 1 }),
+      conn.collection('catalogImportErrors').createIndex({ importId: 1, seq: 1 }),
+    ]);
     return new MongoProductRepository(conn, products, counts, testimonials);
   }
 
@@ -425,6 +434,131 @@ export class MongoProductRepository implements ProductRepository {
     // updateOne then a read, not findOneAndUpdate with a projection: FerretDB v1 refuses that projection.
     const result = await this.products.updateOne({ id }, { $set: { images: update.images, imageUrl: update.imageUrl } });
     return result.matchedCount === 0 ? null : this.getById(id);
+  }
+
+  // The seller's catalogue: plain collections (documents as the contracts shape them), no mongoose models needed.
+  private get retired() {
+    return this.conn.collection<{ _id: string; sku: string; product: Product; retiredAt: string }>('retiredProducts');
+  }
+  private get audit() {
+    return this.conn.collection<CatalogAuditEntry & { seq: number }>('catalogAudit');
+  }
+  private get imports() {
+    return this.conn.collection<{ _id: string; state: string; job: CatalogImportJob }>('catalogImports');
+  }
+  private get importErrorDocs() {
+    return this.conn.collection<ImportRowError & { importId: string; seq: number }>('catalogImportErrors');
+  }
+  private seq = 0;
+  /** Increasing within this process and across restarts (time first), so audit and error lists keep their order. */
+  private nextSeq() {
+    this.seq = Math.max(this.seq + 1, Date.now() * 1000);
+    return this.seq;
+  }
+
+  async getBySkus(skus: string[]): Promise<Map<string, StoredPart>> {
+    const out = new Map<string, StoredPart>();
+    if (skus.length === 0) return out;
+    const [live, gone] = await Promise.all([
+      this.products.find({ sku: { $in: skus } }, { _id: 0 }).lean<ProductDoc[]>(),
+      this.retired.find({ sku: { $in: skus } }).toArray(),
+    ]);
+    for (const r of gone) out.set(r.sku, { product: r.product, active: false });
+    for (const d of live) out.set(d.sku, { product: toProduct(d), active: true });
+    return out;
+  }
+
+  applyChanges(products: Product[], audit: CatalogAuditEntry[]): Promise<void> {
+    return this.serialWrite(async () => {
+      if (products.length) {
+        await this.writeProducts(products);
+        await this.retired.deleteMany({ sku: { $in: products.map((p) => p.sku) } });
+      }
+      await this.writeAudit(audit);
+    });
+  }
+
+  private async writeAudit(audit: CatalogAuditEntry[]) {
+    if (audit.length) await this.audit.insertMany(audit.map((a) => ({ ...a, seq: this.nextSeq() })));
+  }
+
+  deactivate(ids: string[], audit: CatalogAuditEntry[]): Promise<Product[]> {
+    return this.serialWrite(async () => {
+      const docs = await this.products.find({ id: { $in: ids } }, { _id: 0 }).lean<ProductDoc[]>();
+      if (docs.length === 0) return [];
+      const at = audit[0]?.at ?? new Date().toISOString();
+      const moved = docs.map(toProduct);
+      try {
+        await this.retired.bulkWrite(
+          moved.map((p) => ({ replaceOne: { filter: { _id: p.id }, replacement: { sku: p.sku, product: p, retiredAt: at }, upsert: true } })),
+          { ordered: false },
+        );
+        await this.products.deleteMany({ id: { $in: moved.map((p) => p.id) } });
+        const byPair = new Map<string, number>();
+        for (const d of docs) byPair.set(subcategoryId(d.categorySlug, d.brandSlug), (byPair.get(subcategoryId(d.categorySlug, d.brandSlug)) ?? 0) + 1);
+        await this.counts.bulkWrite(
+          [...byPair].map(([key, n]) => ({ updateOne: { filter: { _id: key }, update: { $inc: { productCount: -n } } } })),
+          { ordered: false },
+        );
+        await this.counts.deleteMany({ productCount: { $lte: 0 } });
+      } finally {
+        this.totals = null;
+      }
+      const done = new Set(moved.map((p) => p.id));
+      await this.writeAudit(audit.filter((a) => done.has(a.productId)));
+      return moved;
+    });
+  }
+
+  async getDeactivated(id: string): Promise<Product | null> {
+    return (await this.retired.findOne({ _id: id }))?.product ?? null;
+  }
+
+  async *scanSkus(batchSize: number): AsyncIterable<{ id: string; sku: string }[]> {
+    let after: unknown = null;
+    for (;;) {
+      const filter = after === null ? {} : { _id: { $gt: after } };
+      const docs = await this.products.find(filter, { _id: 1, id: 1, sku: 1 }).sort({ _id: 1 }).limit(batchSize).lean<{ _id: unknown; id: string; sku: string }[]>();
+      if (docs.length === 0) return;
+      after = docs[docs.length - 1]!._id;
+      yield docs.map((d) => ({ id: d.id, sku: d.sku }));
+      if (docs.length < batchSize) return;
+    }
+  }
+
+  async listAudit(q: { productId?: string; source?: string; limit: number }): Promise<CatalogAuditEntry[]> {
+    const filter = q.productId ? { productId: q.productId } : q.source ? { source: q.source } : {};
+    const docs = await this.audit.find(filter, { projection: { _id: 0, seq: 0 } }).sort({ seq: -1 }).limit(q.limit).toArray();
+    return docs as CatalogAuditEntry[];
+  }
+
+  async saveImportJob(job: CatalogImportJob): Promise<void> {
+    await this.imports.replaceOne({ _id: job.id }, { state: job.state, job }, { upsert: true });
+  }
+
+  async getImportJob(id: string): Promise<CatalogImportJob | null> {
+    return (await this.imports.findOne({ _id: id }))?.job ?? null;
+  }
+
+  async addImportErrors(id: string, errors: ImportRowError[]): Promise<void> {
+    if (errors.length) await this.importErrorDocs.insertMany(errors.map((e) => ({ ...e, importId: id, seq: this.nextSeq() })));
+  }
+
+  async *importErrors(id: string, batchSize: number): AsyncIterable<ImportRowError[]> {
+    let after = 0;
+    for (;;) {
+      const docs = await this.importErrorDocs.find({ importId: id, seq: { $gt: after } }).sort({ seq: 1 }).limit(batchSize).toArray();
+      if (docs.length === 0) return;
+      after = docs[docs.length - 1]!.seq;
+      yield docs.map((d) => ({ row: d.row, column: d.column, message: d.message }));
+      if (docs.length < batchSize) return;
+    }
+  }
+
+  async failUnfinishedImports(message: string, at: string): Promise<number> {
+    const left = await this.imports.find({ state: { $in: ['queued', 'running'] } }).toArray();
+    for (const d of left) await this.saveImportJob({ ...d.job, state: 'failed', message, finishedAt: at });
+    return left.length;
   }
 
   async *scan(batchSize: number): AsyncIterable<Product[]> {

@@ -13,7 +13,8 @@ import {
   toSubcategory,
   type CatalogTotals,
 } from '../../domain/products.ts';
-import type { NamedSlug, Page, ProductRepository } from '../../ports.ts';
+import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
+import type { NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
 
 /*
  * Lists never count rows per request: `subcategory_counts` holds one row per (category, brand) pair and
@@ -87,6 +88,38 @@ WHEN old.category_slug IS NOT new.category_slug OR old.brand_slug IS NOT new.bra
   ON CONFLICT (category_slug, brand_slug) DO UPDATE SET product_count = product_count + 1;
 END;
 
+-- Parts taken off the storefront by an import (missing=deactivate): out of every list, count and sitemap.
+CREATE TABLE IF NOT EXISTS retired_products (
+  id TEXT PRIMARY KEY,
+  sku TEXT NOT NULL UNIQUE,
+  data TEXT NOT NULL,
+  retired_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS catalog_audit (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  source TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  sku TEXT NOT NULL,
+  action TEXT NOT NULL,
+  fields TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS catalog_audit_product ON catalog_audit(product_id, seq);
+CREATE INDEX IF NOT EXISTS catalog_audit_source ON catalog_audit(source, seq);
+CREATE TABLE IF NOT EXISTS catalog_imports (
+  id TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS catalog_import_errors (
+  import_id TEXT NOT NULL,
+  row INTEGER NOT NULL,
+  column_name TEXT NOT NULL,
+  message TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS catalog_import_errors_import ON catalog_import_errors(import_id, row);
+
 CREATE TABLE IF NOT EXISTS testimonials (
   id TEXT PRIMARY KEY,
   customer_name TEXT NOT NULL,
@@ -127,6 +160,16 @@ interface ProductRow extends SummaryRow {
   weight: string;
   dimensions: string;
   created_at: string;
+}
+
+interface AuditRow {
+  at: string;
+  actor: string;
+  source: string;
+  product_id: string;
+  sku: string;
+  action: CatalogAuditEntry['action'];
+  fields: string;
 }
 
 interface TestimonialRow {
@@ -246,6 +289,26 @@ export class SqliteProductRepository implements ProductRepository {
          VALUES (@id, @customer_name, @customer_location, @customer_photo, @rating, @review, @featured, @created_at)`,
       ),
       scan: s<ProductRow>('SELECT rowid, * FROM products WHERE rowid > ? ORDER BY rowid LIMIT ?'),
+      scanSkus: s<{ rowid: number; id: string; sku: string }>('SELECT rowid, id, sku FROM products WHERE rowid > ? ORDER BY rowid LIMIT ?'),
+      bySkus: s<ProductRow>('SELECT rowid, * FROM products WHERE sku IN (SELECT value FROM json_each(?))'),
+      retiredBySkus: s<{ data: string }>('SELECT data FROM retired_products WHERE sku IN (SELECT value FROM json_each(?))'),
+      retiredById: s<{ data: string }>('SELECT data FROM retired_products WHERE id = ?'),
+      unretireSku: s('DELETE FROM retired_products WHERE sku = ?'),
+      retire: s('INSERT OR REPLACE INTO retired_products (id, sku, data, retired_at) VALUES (@id, @sku, @data, @at)'),
+      deleteById: s('DELETE FROM products WHERE id = ?'),
+      audit: s(
+        'INSERT INTO catalog_audit (at, actor, source, product_id, sku, action, fields) VALUES (@at, @actor, @source, @productId, @sku, @action, @fields)',
+      ),
+      auditAll: s<AuditRow>('SELECT * FROM catalog_audit ORDER BY seq DESC LIMIT ?'),
+      auditByProduct: s<AuditRow>('SELECT * FROM catalog_audit WHERE product_id = ? ORDER BY seq DESC LIMIT ?'),
+      auditBySource: s<AuditRow>('SELECT * FROM catalog_audit WHERE source = ? ORDER BY seq DESC LIMIT ?'),
+      saveImport: s('INSERT OR REPLACE INTO catalog_imports (id, state, data) VALUES (@id, @state, @data)'),
+      getImport: s<{ data: string }>('SELECT data FROM catalog_imports WHERE id = ?'),
+      unfinishedImports: s<{ data: string }>("SELECT data FROM catalog_imports WHERE state IN ('queued', 'running')"),
+      addImportError: s('INSERT INTO catalog_import_errors (import_id, row, column_name, message) VALUES (@id, @row, @column, @message)'),
+      importErrors: s<{ rowid: number; row: number; column_name: string; message: string }>(
+        'SELECT rowid, row, column_name, message FROM catalog_import_errors WHERE import_id = ? AND rowid > ? ORDER BY rowid LIMIT ?',
+      ),
     };
   }
 
@@ -354,13 +417,26 @@ export class SqliteProductRepository implements ProductRepository {
 
   async upsertMany(products: Product[]): Promise<void> {
     if (products.length === 0) return;
-    this.writeMany(products);
+    this.writeMany(products, []);
     this.localWrites++;
   }
 
-  private readonly writeMany = (products: Product[]) =>
+  async applyChanges(products: Product[], audit: CatalogAuditEntry[]): Promise<void> {
+    if (products.length === 0 && audit.length === 0) return;
+    this.writeMany(products, audit);
+    this.localWrites++;
+    this.pages.clear();
+  }
+
+  private readonly writeAudit = (audit: CatalogAuditEntry[]) => {
+    for (const a of audit) this.stmt.audit.run({ ...a, fields: JSON.stringify(a.fields) });
+  };
+
+  private readonly writeMany = (products: Product[], audit: CatalogAuditEntry[]) =>
     this.db.transaction((items: Product[]) => {
+      this.writeAudit(audit);
       for (const p of items) {
+        this.stmt.unretireSku.run(p.sku);
         this.stmt.deleteIdOfOtherSku.run({ id: p.id, sku: p.sku });
         this.stmt.upsert.run({
           id: p.id,
@@ -412,6 +488,109 @@ export class SqliteProductRepository implements ProductRepository {
     const result = this.stmt.updateImages.run({ id, images: JSON.stringify(update.images), image_url: update.imageUrl });
     this.pages.clear();
     return result.changes === 0 ? null : this.getById(id);
+  }
+
+  async getBySkus(skus: string[]): Promise<Map<string, StoredPart>> {
+    const out = new Map<string, StoredPart>();
+    if (skus.length === 0) return out;
+    const list = JSON.stringify(skus);
+    for (const r of this.stmt.retiredBySkus.all(list)) {
+      const product = JSON.parse(r.data) as Product;
+      out.set(product.sku, { product, active: false });
+    }
+    for (const r of this.stmt.bySkus.all(list)) out.set(r.sku, { product: toProduct(r), active: true });
+    return out;
+  }
+
+  async deactivate(ids: string[], audit: CatalogAuditEntry[]): Promise<Product[]> {
+    const moved: Product[] = [];
+    const at = audit[0]?.at ?? new Date().toISOString();
+    this.db.transaction(() => {
+      for (const id of ids) {
+        const row = this.stmt.byId.get(id);
+        if (!row) continue;
+        const product = toProduct(row);
+        this.stmt.retire.run({ id, sku: product.sku, data: JSON.stringify(product), at });
+        this.stmt.deleteById.run(id);
+        moved.push(product);
+      }
+      const done = new Set(moved.map((p) => p.id));
+      this.writeAudit(audit.filter((a) => done.has(a.productId)));
+    })();
+    if (moved.length) {
+      this.localWrites++;
+      this.pages.clear();
+    }
+    return moved;
+  }
+
+  async getDeactivated(id: string): Promise<Product | null> {
+    const row = this.stmt.retiredById.get(id);
+    return row ? (JSON.parse(row.data) as Product) : null;
+  }
+
+  async *scanSkus(batchSize: number): AsyncIterable<{ id: string; sku: string }[]> {
+    let after = 0;
+    for (;;) {
+      const rows = this.stmt.scanSkus.all(after, batchSize);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.rowid;
+      yield rows.map((r) => ({ id: r.id, sku: r.sku }));
+      if (rows.length < batchSize) return;
+    }
+  }
+
+  async listAudit(q: { productId?: string; source?: string; limit: number }): Promise<CatalogAuditEntry[]> {
+    const rows = q.productId
+      ? this.stmt.auditByProduct.all(q.productId, q.limit)
+      : q.source
+        ? this.stmt.auditBySource.all(q.source, q.limit)
+        : this.stmt.auditAll.all(q.limit);
+    return rows.map((r) => ({
+      at: r.at,
+      actor: r.actor,
+      source: r.source,
+      productId: r.product_id,
+      sku: r.sku,
+      action: r.action,
+      fields: JSON.parse(r.fields) as string[],
+    }));
+  }
+
+  async saveImportJob(job: CatalogImportJob): Promise<void> {
+    this.stmt.saveImport.run({ id: job.id, state: job.state, data: JSON.stringify(job) });
+  }
+
+  async getImportJob(id: string): Promise<CatalogImportJob | null> {
+    const row = this.stmt.getImport.get(id);
+    return row ? (JSON.parse(row.data) as CatalogImportJob) : null;
+  }
+
+  async addImportErrors(id: string, errors: ImportRowError[]): Promise<void> {
+    if (errors.length === 0) return;
+    this.db.transaction(() => {
+      for (const e of errors) this.stmt.addImportError.run({ id, row: e.row, column: e.column, message: e.message });
+    })();
+  }
+
+  async *importErrors(id: string, batchSize: number): AsyncIterable<ImportRowError[]> {
+    let after = 0;
+    for (;;) {
+      const rows = this.stmt.importErrors.all(id, after, batchSize);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.rowid;
+      yield rows.map((r) => ({ row: r.row, column: r.column_name, message: r.message }));
+      if (rows.length < batchSize) return;
+    }
+  }
+
+  async failUnfinishedImports(message: string, at: string): Promise<number> {
+    const rows = this.stmt.unfinishedImports.all();
+    for (const r of rows) {
+      const job = JSON.parse(r.data) as CatalogImportJob;
+      await this.saveImportJob({ ...job, state: 'failed', message, finishedAt: at });
+    }
+    return rows.length;
   }
 
   async *scan(batchSize: number): AsyncIterable<Product[]> {
