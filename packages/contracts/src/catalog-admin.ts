@@ -11,6 +11,80 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 
+/** How long each field of a part may be: the import's cells and the edit calls are held to the same limits. */
+export const CATALOG_LIMITS = {
+  sku: 80,
+  name: 300,
+  partNumber: 120,
+  brand: 120,
+  category: 120,
+  description: 10_000,
+  availability: 120,
+  weight: 120,
+  dimensions: 120,
+  tag: 80,
+  tags: 50,
+  specName: 120,
+  specValue: 500,
+  specs: 100,
+  image: 1000,
+  images: 20,
+  maxPrice: 1_000_000_000,
+} as const;
+
+const NO_CONTROL = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
+const text = (max: number) =>
+  z.string('must be text').trim().max(max, `must be at most ${max} characters`).regex(NO_CONTROL, 'must not hold control characters');
+const named = (max: number) => text(max).min(1, 'must not be empty').regex(/[\p{L}\p{N}]/u, 'must hold a letter or digit');
+const imageRef = z
+  .string()
+  .trim()
+  .max(CATALOG_LIMITS.image, `must be at most ${CATALOG_LIMITS.image} characters`)
+  .regex(/^(https?:\/\/\S+|\/\S*)$/i, 'must be an http(s) URL or a stored path starting with /');
+
+/**
+ * The fields of a part a seller sets: the PATCH body (any subset), the POST body (with sku, name and category), and
+ * the gate every import row passes, so a file and the API accept exactly the same parts.
+ */
+export const ProductFieldsSchema = z.object({
+  name: named(CATALOG_LIMITS.name),
+  partNumber: text(CATALOG_LIMITS.partNumber),
+  brandName: named(CATALOG_LIMITS.brand),
+  category: named(CATALOG_LIMITS.category),
+  description: text(CATALOG_LIMITS.description),
+  inStock: z.boolean('must be true or false'),
+  availability: text(CATALOG_LIMITS.availability),
+  price: z
+    .number('must be a number')
+    .min(0, 'must not be negative')
+    .max(CATALOG_LIMITS.maxPrice, `must be at most ${CATALOG_LIMITS.maxPrice}`),
+  weight: text(CATALOG_LIMITS.weight),
+  dimensions: text(CATALOG_LIMITS.dimensions),
+  tags: z.array(text(CATALOG_LIMITS.tag).min(1, 'must not be empty')).max(CATALOG_LIMITS.tags, `must have at most ${CATALOG_LIMITS.tags} tags`),
+  specifications: z
+    .record(named(CATALOG_LIMITS.specName), text(CATALOG_LIMITS.specValue))
+    .refine((r) => Object.keys(r).length <= CATALOG_LIMITS.specs, `must have at most ${CATALOG_LIMITS.specs} entries`),
+  images: z.array(imageRef).max(CATALOG_LIMITS.images, `must have at most ${CATALOG_LIMITS.images} images`),
+});
+export type ProductFields = z.infer<typeof ProductFieldsSchema>;
+
+/** PATCH /api/admin/products/{id} (with If-Match): the fields to change. */
+export const ProductPatchSchema = ProductFieldsSchema.partial()
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, 'must change at least one field');
+/** POST /api/admin/products: a new part. */
+export const ProductCreateSchema = ProductFieldsSchema.partial()
+  .extend({ sku: named(CATALOG_LIMITS.sku), name: named(CATALOG_LIMITS.name), category: named(CATALOG_LIMITS.category) })
+  .strict();
+export type ProductCreate = z.infer<typeof ProductCreateSchema>;
+
+/** GET /api/admin/products: the panel's list, narrowed by brand, category and stock. */
+export const AdminProductFilterSchema = z.object({
+  brand: z.string().trim().max(120).optional(),
+  category: z.string().trim().max(120).optional(),
+  inStock: z.enum(['true', 'false'], 'must be true or false').optional(),
+});
+
 /** POST /api/admin/catalog/imports?dryRun=&missing= (multipart field `file`). */
 export const CatalogImportQuerySchema = z.object({
   /** Report what the import would do, change nothing. */

@@ -22,6 +22,7 @@ import {
 } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
+import { AdminProductFilterSchema } from '@forgeline/contracts/catalog-admin';
 import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
 import { createResponseCache } from '@forgeline/service-kit/response-cache';
 import type { Logger } from '@forgeline/service-kit/logger';
@@ -206,8 +207,19 @@ export function createApp(deps: CatalogDeps): Express {
     '/api/admin/products',
     route(async (req, res) => {
       const q = parseInput(AdminProductsQuerySchema, req.query, 'query');
-      const page = q.search ? await searchProducts(q.search, { limit: q.limit, offset: 0 }) : await repo.listAll({ limit: q.limit, offset: 0 });
-      const rows: AdminProductRow[] = page.items.map(toAdminRow);
+      const f = parseInput(AdminProductFilterSchema, req.query, 'query');
+      const categorySlug = f.category ? slugify(f.category) : undefined;
+      const brandSlug = f.brand ? slugify(f.brand) : undefined;
+      const inStock = f.inStock === undefined ? undefined : f.inStock === 'true';
+      let items: ProductSummary[];
+      if (q.search) {
+        // Stock is not in the search index: a wider page of hits, narrowed here.
+        const hits = await searchProducts(q.search, { limit: inStock === undefined ? q.limit : q.limit * 4, offset: 0, categorySlug, brandSlug });
+        items = hits.items.filter((p) => inStock === undefined || p.inStock === inStock).slice(0, q.limit);
+      } else {
+        items = await repo.listForAdmin({ categorySlug, brandSlug, inStock, limit: q.limit });
+      }
+      const rows: AdminProductRow[] = items.map(toAdminRow);
       res.json(rows);
     }),
   );
@@ -269,7 +281,7 @@ export function createApp(deps: CatalogDeps): Express {
 
   const imports = createImportRunner({ repo, search, logger, batchSize: deps.importBatch, onChange: () => cache.clear() });
   void imports.recover().catch((err: unknown) => logger.error({ err }, 'catalogue imports: recovery after a stop failed'));
-  registerCatalogAdminRoutes(app, { repo, imports, tmpDir: deps.tmpDir ?? tmpdir() });
+  registerCatalogAdminRoutes(app, { repo, search, imports, tmpDir: deps.tmpDir ?? tmpdir(), onChange: () => cache.clear() });
   app.locals.imports = imports;
 
   return finishApp(app, logger);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -8,15 +8,19 @@ import { stringify } from 'csv-stringify';
 import {
   CatalogImportParamsSchema,
   CatalogImportQuerySchema,
+  ProductCreateSchema,
+  ProductPatchSchema,
+  type CatalogAuditEntry,
   type CatalogImportJob,
 } from '@forgeline/contracts/catalog-admin';
+import { ProductIdParamsSchema, type Product } from '@forgeline/contracts/products';
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { route } from '@forgeline/service-kit/http';
 import { receiveMultipart } from '@forgeline/service-kit/multipart';
-import { CATALOG_COLUMNS, CatalogFileError, exportRow, readHeader } from './domain/catalog-import.ts';
+import { applyRow, CATALOG_COLUMNS, CatalogFileError, exportRow, readHeader } from './domain/catalog-import.ts';
 import type { ImportRunner } from './domain/import-runner.ts';
 import { readTabularRows, TabularFileError } from './domain/tabular-file.ts';
-import type { ProductRepository } from './ports.ts';
+import type { ProductRepository, SearchIndex } from './ports.ts';
 
 /** A catalogue file may be this large (a 500,000-row CSV with descriptions is about 150 MB). */
 export const CATALOG_IMPORT_MAX_BYTES = 150 * 1024 * 1024;
@@ -39,8 +43,82 @@ async function sendCsv(res: Response, fileName: string, rows: AsyncIterable<stri
  * The seller's catalogue (admin; the gateway checks the session): POST an import (a background job: 202 with its
  * id), follow it, download its errors, export the catalogue in the same columns.
  */
-export function registerCatalogAdminRoutes(app: Express, deps: { repo: ProductRepository; imports: ImportRunner; tmpDir: string }) {
+export function registerCatalogAdminRoutes(
+  app: Express,
+  deps: { repo: ProductRepository; search: SearchIndex; imports: ImportRunner; tmpDir: string; onChange: () => void },
+) {
   const { repo, imports } = deps;
+
+  /** A part's version as an ETag: any change to any field changes it. */
+  const etagOf = (p: Product) => `"${createHash('sha256').update(JSON.stringify(p)).digest('base64url').slice(0, 22)}"`;
+
+  async function write(req: Request, product: Product, action: CatalogAuditEntry['action'], fields: string[]) {
+    const entry: CatalogAuditEntry = { at: new Date().toISOString(), actor: adminOf(req), source: 'edit', productId: product.id, sku: product.sku, action, fields };
+    await deps.repo.applyChanges([product], [entry]);
+    deps.onChange();
+    await deps.search.upsert([product]);
+    deps.onChange(); // again: a read between the two writes may have kept the old search answer
+    req.log.info({ productId: product.id, sku: product.sku, action, fields, by: entry.actor }, 'product edited');
+  }
+
+  app.get(
+    '/api/admin/products/:id',
+    route(async (req, res) => {
+      const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
+      const product = await repo.getById(id);
+      if (!product) {
+        if (await repo.getDeactivated(id)) throw new HttpError(410, `Product ${id} was taken off the storefront by an import; import its row again to bring it back`);
+        throw notFound(`Product ${id}`);
+      }
+      res.setHeader('cache-control', 'no-store');
+      res.setHeader('etag', etagOf(product));
+      res.json(product);
+    }),
+  );
+
+  app.patch(
+    '/api/admin/products/:id',
+    route(async (req, res) => {
+      const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
+      const ifMatch = req.headers['if-match'];
+      if (!ifMatch) throw new HttpError(428, 'Send If-Match with the ETag of the product as you read it, so that no one else\'s change is overwritten');
+      const patch = parseInput(ProductPatchSchema, req.body, 'body');
+      const product = await repo.getById(id);
+      if (!product) throw notFound(`Product ${id}`);
+      if (ifMatch !== '*' && !ifMatch.split(',').map((t) => t.trim()).includes(etagOf(product))) {
+        res.setHeader('etag', etagOf(product));
+        throw new HttpError(412, 'Someone else changed this product since you opened it; reload it and make your change again');
+      }
+      const outcome = applyRow({ row: 0, sku: product.sku, fields: patch }, product, new Date().toISOString());
+      if (outcome.kind === 'updated') await write(req, outcome.product, 'updated', outcome.changed);
+      const now = outcome.kind === 'updated' ? outcome.product : product;
+      res.setHeader('etag', etagOf(now));
+      res.json(now);
+    }),
+  );
+
+  app.post(
+    '/api/admin/products',
+    route(async (req, res) => {
+      const body = parseInput(ProductCreateSchema, req.body, 'body');
+      const { sku, ...fields } = body;
+      const existing = (await repo.getBySkus([sku])).get(sku);
+      if (existing) {
+        throw new HttpError(
+          409,
+          existing.active
+            ? `A product with SKU "${sku}" exists already (id ${existing.product.id}); change it with PATCH /api/admin/products/${existing.product.id}`
+            : `A product with SKU "${sku}" was taken off the storefront; import its row again to bring it back`,
+          [{ path: 'sku', message: 'is taken' }],
+        );
+      }
+      const outcome = applyRow({ row: 0, sku, fields }, null, new Date().toISOString());
+      if (outcome.kind !== 'created') throw new HttpError(400, 'Invalid body: name and category are required for a new product');
+      await write(req, outcome.product, 'created', []);
+      res.status(201).location(`/api/admin/products/${outcome.product.id}`).setHeader('etag', etagOf(outcome.product));
+      res.json(outcome.product);
+    }),
+  );
 
   app.post(
     '/api/admin/catalog/imports',

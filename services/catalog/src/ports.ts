@@ -46,6 +46,8 @@ export interface ProductRepository {
   scan(batchSize: number): AsyncIterable<Product[]>;
 
   // The seller's catalogue: imports, edits, parts taken off the storefront, and the record of every change.
+  /** The admin panel's list: by name, narrowed by category, brand (slugs) and stock. */
+  listForAdmin(q: { categorySlug?: string; brandSlug?: string; inStock?: boolean; limit: number }): Promise<ProductSummary[]>;
   /** Parts stored under these SKUs, live or deactivated (an import names both). */
   getBySkus(skus: string[]): Promise<Map<string, StoredPart>>;
   /**

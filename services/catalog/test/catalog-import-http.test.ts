@@ -185,3 +185,63 @@ describe('catalogue import', () => {
     expect((await catalog.call('/api/admin/catalog/imports/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
+
+describe('edit one part', () => {
+  const send = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(catalog.url + path, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-admin-email': 'editor@example.com', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, etag: res.headers.get('etag'), body: (await res.json()) as Product & { message?: string } };
+  };
+
+  it('reads with an ETag, changes with If-Match, refuses a stale one with 412 and a missing one with 428', async () => {
+    const target = products[40]!;
+    const read = await fetch(`${catalog.url}/api/admin/products/${target.id}`);
+    const etag = read.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    expect(((await read.json()) as Product).sku).toBe(target.sku);
+
+    expect((await send('PATCH', `/api/admin/products/${target.id}`, { price: 5 })).status).toBe(428);
+    const changed = await send('PATCH', `/api/admin/products/${target.id}`, { price: 321.5, inStock: false, tags: ['rebuilt'] }, { 'if-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ price: 321.5, inStock: false, tags: ['rebuilt'], name: target.name });
+    expect(changed.etag).not.toBe(etag);
+    const stale = await send('PATCH', `/api/admin/products/${target.id}`, { price: 1 }, { 'if-match': etag });
+    expect(stale.status).toBe(412);
+    expect(stale.body.message).toMatch(/Someone else changed this product/);
+    expect(((await catalog.call(`/api/products/${target.id}`)).body as Product).price).toBe(321.5);
+
+    const bad = await send('PATCH', `/api/admin/products/${target.id}`, { price: -3, name: '', colour: 'red' }, { 'if-match': changed.etag! });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/price must not be negative/);
+    expect(bad.body.message).toMatch(/name must not be empty/);
+    expect(bad.body.message).toMatch(/colour/);
+    expect((await send('PATCH', `/api/admin/products/00000000-0000-4000-8000-000000000001`, { price: 1 }, { 'if-match': '*' })).status).toBe(404);
+  });
+
+  it('creates a part (searchable at once), refuses a taken SKU with 409, and lists by brand, category and stock', async () => {
+    const created = await send('POST', '/api/admin/products', {
+      sku: 'API-77',
+      name: 'Final Drive Motor',
+      category: 'Final Drives',
+      brandName: 'Zeta Hydraulics',
+      partNumber: 'FD-7700',
+      price: 9800,
+      inStock: false,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: importedProductId('API-77'), slug: 'final-drive-motor', brand: 'Zeta Hydraulics' });
+    expect((await search('FD7700')).products.map((p) => p.sku)).toEqual(['API-77']);
+    const taken = await send('POST', '/api/admin/products', { sku: 'API-77', name: 'Again', category: 'Final Drives' });
+    expect(taken.status).toBe(409);
+    expect((await send('POST', '/api/admin/products', { sku: 'API-78', name: 'No Category' })).status).toBe(400);
+
+    const list = async (q: string) => ((await catalog.call(`/api/admin/products?${q}`)).body as { sku: string }[]).map((r) => r.sku);
+    expect(await list('brand=Zeta%20Hydraulics&category=final-drives')).toEqual(['API-77']);
+    expect(await list('brand=zeta-hydraulics&inStock=false')).toEqual(['API-77']);
+    expect(await list('brand=zeta-hydraulics&inStock=true')).not.toContain('API-77');
+    expect((await catalog.call('/api/admin/products?inStock=maybe')).status).toBe(400);
+  });
+});

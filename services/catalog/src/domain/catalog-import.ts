@@ -1,3 +1,4 @@
+import { ProductCreateSchema, ProductFieldsSchema, type ProductFields } from '@forgeline/contracts/catalog-admin';
 import type { Product } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
 import { stableUuid } from '../seed/generate.ts';
@@ -46,26 +47,6 @@ const ALIASES: Record<CatalogColumn, string[]> = {
 
 const headerKey = (h: string) => h.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
 
-export const LIMITS = {
-  sku: 80,
-  name: 300,
-  part_number: 120,
-  brand: 120,
-  category: 120,
-  description: 10_000,
-  availability: 120,
-  weight: 120,
-  dimensions: 120,
-  tag: 80,
-  tags: 50,
-  specName: 120,
-  specValue: 500,
-  specs: 100,
-  image: 1000,
-  images: 20,
-  maxPrice: 1_000_000_000,
-} as const;
-
 export interface RowError {
   row: number;
   column: string;
@@ -105,19 +86,34 @@ export const escapeCell = (v: string) => (FORMULA_START.test(v) ? `'${v}` : v);
 export const unescapeCell = (v: string) => (v.startsWith("'") && FORMULA_START.test(v.slice(1)) ? v.slice(1) : v);
 
 /** The fields a row sets; an absent column or an empty cell leaves its field as it is. */
-export type ProductFields = Partial<
-  Pick<Product, 'name' | 'partNumber' | 'brandName' | 'category' | 'description' | 'inStock' | 'availability' | 'price' | 'weight' | 'dimensions' | 'tags' | 'specifications' | 'images'>
->;
+export type RowFields = Partial<ProductFields>;
 
 export interface ParsedRow {
   row: number;
   sku: string;
-  fields: ProductFields;
+  fields: RowFields;
 }
 
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 const TRUE = new Set(['true', 'yes', 'y', '1']);
 const FALSE = new Set(['false', 'no', 'n', '0']);
+/** The file's column of each field, for naming it in an error. */
+const COLUMN_OF: Record<keyof ProductFields, CatalogColumn> = {
+  name: 'name',
+  partNumber: 'part_number',
+  brandName: 'brand',
+  category: 'category',
+  description: 'description',
+  inStock: 'in_stock',
+  availability: 'availability',
+  price: 'price',
+  weight: 'weight',
+  dimensions: 'dimensions',
+  tags: 'tags',
+  specifications: 'specifications',
+  images: 'images',
+};
+const FieldsGate = ProductFieldsSchema.partial();
+const SkuGate = ProductCreateSchema.shape.sku;
 
 /** A price as people write it: 1234.5, 1,234.50, 1234,50 (a lone comma is the decimal mark), no currency. */
 export function parsePrice(raw: string): number | null {
@@ -133,8 +129,9 @@ export function parsePrice(raw: string): number | null {
 }
 
 /**
- * One data row: the SKU and the fields its present columns set, or the problems that keep it out. A row with
- * nothing in it is null (skipped, not an error).
+ * One data row: the SKU and the fields its non-empty cells set, or the problems that keep it out. Cells are turned
+ * into values here (yes/no, prices, | lists, Name=Value pairs); the values then pass the same contract as the edit
+ * calls (ProductFieldsSchema). A row with nothing in it is null (skipped, not an error).
  */
 export function parseRow(cells: string[], row: number, header: HeaderMap): { ok: ParsedRow } | { errors: RowError[] } | null {
   if (cells.every((c) => !c.trim())) return null;
@@ -145,42 +142,20 @@ export function parseRow(cells: string[], row: number, header: HeaderMap): { ok:
     const v = i === undefined ? '' : unescapeCell((cells[i] ?? '').trim());
     return v === '' ? undefined : v;
   };
-  const fail = (column: CatalogColumn, message: string) => errors.push({ row, column, message });
-  const text = (c: CatalogColumn, max: number): string | undefined => {
-    const v = cell(c);
-    if (v === undefined) return undefined;
-    if (v.length > max) fail(c, `is ${v.length} characters long; at most ${max}`);
-    else if (CONTROL.test(v)) fail(c, 'holds control characters');
-    return v;
-  };
-  const list = (c: CatalogColumn): string[] | undefined => {
-    const v = cell(c);
-    return v === undefined ? undefined : v.split('|').map((s) => s.trim()).filter(Boolean);
-  };
+  const fail = (column: string, message: string) => errors.push({ row, column, message });
+  const list = (c: CatalogColumn): string[] | undefined => cell(c)?.split('|').map((s) => s.trim()).filter(Boolean);
 
-  const sku = text('sku', LIMITS.sku);
+  const sku = cell('sku');
+  const skuCheck = SkuGate.safeParse(sku ?? '');
   if (!sku) fail('sku', 'is empty: every row needs a SKU');
-  const fields: ProductFields = {};
-  const name = text('name', LIMITS.name);
-  if (name !== undefined) fields.name = name;
-  const partNumber = text('part_number', LIMITS.part_number);
-  if (partNumber !== undefined) fields.partNumber = partNumber;
-  const brand = text('brand', LIMITS.brand);
-  if (brand !== undefined) fields.brandName = brand;
-  const category = text('category', LIMITS.category);
-  if (category !== undefined) {
-    if (!slugify(category)) fail('category', 'has no letters or digits to name a category page');
-    fields.category = category;
-  }
-  const description = text('description', LIMITS.description);
-  if (description !== undefined) fields.description = description;
-  const availability = text('availability', LIMITS.availability);
-  if (availability !== undefined) fields.availability = availability;
-  const weight = text('weight', LIMITS.weight);
-  if (weight !== undefined) fields.weight = weight;
-  const dimensions = text('dimensions', LIMITS.dimensions);
-  if (dimensions !== undefined) fields.dimensions = dimensions;
+  else if (!skuCheck.success) fail('sku', skuCheck.error.issues[0]!.message);
 
+  const fields: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(COLUMN_OF) as [keyof ProductFields, CatalogColumn][]) {
+    if (['inStock', 'price', 'tags', 'specifications', 'images'].includes(field)) continue;
+    const v = cell(column);
+    if (v !== undefined) fields[field] = v;
+  }
   const inStock = cell('in_stock');
   if (inStock !== undefined) {
     const v = inStock.toLowerCase();
@@ -192,44 +167,33 @@ export function parseRow(cells: string[], row: number, header: HeaderMap): { ok:
   if (price !== undefined) {
     const v = parsePrice(price);
     if (v === null) fail('price', `"${price.slice(0, 40)}" is not a price (a number such as 1234.50, no currency)`);
-    else if (v > LIMITS.maxPrice) fail('price', `${price} is more than ${LIMITS.maxPrice.toLocaleString('en')}`);
     else fields.price = v;
   }
-  const tags = list('tags');
-  if (tags !== undefined) {
-    if (tags.length > LIMITS.tags) fail('tags', `has ${tags.length} tags; at most ${LIMITS.tags}`);
-    else if (tags.some((t) => t.length > LIMITS.tag)) fail('tags', `a tag is longer than ${LIMITS.tag} characters`);
-    else fields.tags = tags;
+  for (const c of ['tags', 'images'] as const) {
+    const v = list(c);
+    if (v !== undefined) fields[c] = v;
   }
   const specs = list('specifications');
   if (specs !== undefined) {
     const out: Record<string, string> = {};
+    const bad = specs.find((pair) => pair.indexOf('=') <= 0);
+    if (bad) fail('specifications', `"${bad.slice(0, 40)}" is not Name=Value`);
     for (const pair of specs) {
       const at = pair.indexOf('=');
-      const k = at > 0 ? pair.slice(0, at).trim() : '';
-      const v = at > 0 ? pair.slice(at + 1).trim() : '';
-      if (!k) {
-        fail('specifications', `"${pair.slice(0, 40)}" is not Name=Value`);
-        break;
-      }
-      if (k.length > LIMITS.specName || v.length > LIMITS.specValue) {
-        fail('specifications', `"${k.slice(0, 40)}" is too long (name at most ${LIMITS.specName}, value at most ${LIMITS.specValue} characters)`);
-        break;
-      }
-      out[k] = v;
+      if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
     }
-    if (specs.length > LIMITS.specs) fail('specifications', `has ${specs.length} entries; at most ${LIMITS.specs}`);
     fields.specifications = out;
   }
-  const images = list('images');
-  if (images !== undefined) {
-    const bad = images.find((u) => u.length > LIMITS.image || !(/^https?:\/\/[^\s]+$/i.test(u) || /^\/[^\s]*$/.test(u)));
-    if (bad) fail('images', `"${bad.slice(0, 60)}" is neither an http(s) URL nor a stored path starting with /`);
-    else if (images.length > LIMITS.images) fail('images', `has ${images.length} images; at most ${LIMITS.images}`);
-    else fields.images = images;
+  const checked = FieldsGate.safeParse(fields);
+  if (!checked.success) {
+    for (const issue of checked.error.issues) {
+      const field = String(issue.path[0]) as keyof ProductFields;
+      const column = COLUMN_OF[field] ?? field;
+      if (!errors.some((e) => e.column === column)) fail(column, issue.message);
+    }
   }
   if (errors.length) return { errors };
-  return { ok: { row, sku: sku!, fields } };
+  return { ok: { row, sku: sku!, fields: checked.data! } };
 }
 
 /** The id a part imported under `sku` gets: the same SKU always gives the same id (a dry run reports the real one). */

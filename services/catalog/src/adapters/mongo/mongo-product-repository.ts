@@ -456,6 +456,15 @@ export class MongoProductRepository implements ProductRepository {
     return this.seq;
   }
 
+  async listForAdmin(q: { categorySlug?: string; brandSlug?: string; inStock?: boolean; limit: number }): Promise<ProductSummary[]> {
+    const filter: Record<string, unknown> = {};
+    if (q.categorySlug !== undefined) filter.categorySlug = q.categorySlug;
+    if (q.brandSlug !== undefined) filter.brandSlug = q.brandSlug;
+    if (q.inStock !== undefined) filter.inStock = q.inStock;
+    const docs = await this.products.find(filter, SUMMARY_PROJECTION).sort(SORT).limit(q.limit).lean<SummaryDoc[]>();
+    return docs.map(toSummary);
+  }
+
   async getBySkus(skus: string[]): Promise<Map<string, StoredPart>> {
     const out = new Map<string, StoredPart>();
     if (skus.length === 0) return out;

@@ -490,6 +490,25 @@ export class SqliteProductRepository implements ProductRepository {
     return result.changes === 0 ? null : this.getById(id);
   }
 
+  async listForAdmin(q: { categorySlug?: string; brandSlug?: string; inStock?: boolean; limit: number }): Promise<ProductSummary[]> {
+    const where: string[] = [];
+    const params: Record<string, string | number> = { limit: q.limit };
+    if (q.categorySlug !== undefined) {
+      where.push('category_slug = @category');
+      params.category = q.categorySlug;
+    }
+    if (q.brandSlug !== undefined) {
+      where.push('brand_slug = @brand');
+      params.brand = q.brandSlug;
+    }
+    if (q.inStock !== undefined) {
+      where.push('in_stock = @inStock');
+      params.inStock = q.inStock ? 1 : 0;
+    }
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM products ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY name, id LIMIT @limit`;
+    return this.db.prepare<[Record<string, string | number>], SummaryRow>(sql).all(params).map(toSummary);
+  }
+
   async getBySkus(skus: string[]): Promise<Map<string, StoredPart>> {
     const out = new Map<string, StoredPart>();
     if (skus.length === 0) return out;
