@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { cn } from '../../lib/cn.ts';
 import { clampPage, pageItems } from '../../lib/pagination.ts';
@@ -82,7 +82,13 @@ export function PageInputPagination({
   const href = usePageHref();
   const [params] = useSearchParams();
   const [draft, setDraft] = useState(String(page));
-  useEffect(() => setDraft(String(page)), [page]);
+  // A new page (a link, Back) shows in the box. Checked while rendering, not in an effect: an effect after the first
+  // render would put "1" back over what a quick visitor had already typed.
+  const [shown, setShown] = useState(page);
+  if (shown !== page) {
+    setShown(page);
+    setDraft(String(page));
+  }
   const commit = () => {
     const n = Number(draft);
     if (!draft.trim() || !Number.isFinite(n)) {

@@ -2,6 +2,7 @@ import type { InboxDetail, InboxListResponse, InboxStats, InboxStatus } from '@f
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../../lib/api-client.ts';
 import { ADMIN_QUERY_KEY, useAdminSession } from '../hooks/use-admin-session.tsx';
+import { downloadWithSession } from './download.ts';
 
 export interface InboxFilters {
   status: InboxStatus | '';
@@ -91,19 +92,5 @@ export function useInboxAction(item: InboxDetail | undefined) {
 /** GET /api/admin/quotes/export.csv with the current filters, saved as a file (the call needs the session's token). */
 export function useInboxExport() {
   const { session } = useAdminSession();
-  return async (f: InboxFilters) => {
-    const res = await fetch(withQuery('/api/admin/quotes/export.csv', params(f)), {
-      headers: { Authorization: `Bearer ${session?.token ?? ''}` },
-      credentials: 'include',
-    });
-    if (!res.ok) throw new Error(`${res.status}: ${await res.text().catch(() => res.statusText)}`);
-    const url = URL.createObjectURL(await res.blob());
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'quote-requests.csv';
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  };
+  return (f: InboxFilters) => downloadWithSession(withQuery('/api/admin/quotes/export.csv', params(f)), session?.token, 'quote-requests.csv');
 }

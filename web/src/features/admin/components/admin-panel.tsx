@@ -1,4 +1,4 @@
-import { Archive, ImageUp, Inbox, LogOut, Package } from 'lucide-react';
+import { Archive, Database, ImageUp, Inbox, LogOut, Package } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -7,15 +7,17 @@ import ProductUploadTab from './product-upload-tab.tsx';
 import SkuUploadTab from './sku-upload-tab.tsx';
 import BulkUploadTab from './bulk-upload-tab.tsx';
 import InboxTab from './inbox-tab.tsx';
+import CatalogTab from './catalog-tab.tsx';
 
 const tabs = [
   { value: 'product', label: 'Product Upload', icon: Package },
   { value: 'sku', label: 'SKU Image Uploader', icon: ImageUp },
   { value: 'bulk', label: 'Bulk Upload', icon: Archive },
   { value: 'inbox', label: 'Inbox', icon: Inbox },
+  { value: 'catalog', label: 'Catalogue', icon: Database },
 ] as const;
 
-/** The signed-in panel: who is signed in, Logout, the three tabs of spec section 2 and the quote inbox. */
+/** The signed-in panel: who is signed in, Logout, the three tabs of spec section 2, the quote inbox and the catalogue. */
 export function AdminPanel() {
   const { session, logout } = useAdminSession();
   const [tab, setTab] = useState<string>('product');
@@ -62,6 +64,9 @@ export function AdminPanel() {
           </Tabs.Content>
           <Tabs.Content value="inbox" className="focus-visible:outline-none">
             <InboxTab />
+          </Tabs.Content>
+          <Tabs.Content value="catalog" className="focus-visible:outline-none">
+            <CatalogTab />
           </Tabs.Content>
         </Tabs.Root>
       </main>
