@@ -10,6 +10,7 @@ import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
 import { HttpError } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { EdgeCache } from './edge-cache.ts';
+import { buildOpenApiDocument, renderApiDocsHtml } from '@forgeline/contracts/openapi';
 import { matchRoute, type ServiceName } from './routes.ts';
 
 export interface GatewayDeps {
@@ -128,6 +129,24 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use((req, _res, next) => {
     if (req.path === '/internal' || req.path.startsWith('/internal/')) next(new HttpError(404, `No route for ${req.method} ${req.path}`));
     else next();
+  });
+
+  // The API's description for the seller's systems, generated from the contracts once per process.
+  let openApi: { json: string; html: string } | null = null;
+  const apiDocs = () => {
+    if (!openApi) {
+      const doc = buildOpenApiDocument();
+      openApi = { json: JSON.stringify(doc, null, 2), html: renderApiDocsHtml(doc) };
+    }
+    return openApi;
+  };
+  app.get('/api/openapi.json', (_req, res) => {
+    res.type('application/json').setHeader('cache-control', 'public, max-age=300');
+    res.send(apiDocs().json);
+  });
+  app.get('/api/docs', (_req, res) => {
+    res.type('html').setHeader('cache-control', 'public, max-age=300');
+    res.send(apiDocs().html);
   });
 
   deps.extraRoutes?.(app);

@@ -21,6 +21,8 @@ export class CatalogReadError extends Error {
   constructor(
     message: string,
     readonly status: number | null,
+    /** A 410's way on: the category of a part taken off the storefront. */
+    readonly gone?: { category: string; categoryPath: string },
   ) {
     super(message);
   }
@@ -56,6 +58,11 @@ export function createCatalogReader(o: CatalogReaderOptions) {
     } catch (err) {
       const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : String((err as Error)?.message ?? err);
       throw new CatalogReadError(`GET ${path}: ${reason}`, null);
+    }
+    if (res.status === 410) {
+      const body = (await res.json().catch(() => ({}))) as { category?: unknown; categoryPath?: unknown };
+      const gone = typeof body.category === 'string' && typeof body.categoryPath === 'string' ? { category: body.category, categoryPath: body.categoryPath } : undefined;
+      throw new CatalogReadError(`GET ${path} answered 410`, 410, gone);
     }
     if (!res.ok) {
       await res.body?.cancel();

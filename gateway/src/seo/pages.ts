@@ -236,6 +236,18 @@ export function notFoundHead(ctx: PageContext, what = 'Page'): PageHead {
   });
 }
 
+/** A part the seller took off the storefront: 410 (search engines drop it), with its category as the way on. */
+export function goneHead(ctx: PageContext, gone?: { category: string; categoryPath: string }): PageHead {
+  return basic(ctx, {
+    title: 'Part No Longer Available',
+    description: gone
+      ? `This part is no longer sold at ${ctx.site.name}. See the other ${gone.category} parts.`
+      : `This part is no longer sold at ${ctx.site.name}.`,
+    robots: 'noindex',
+    status: 410,
+  });
+}
+
 /** Product pages: Product and BreadcrumbList JSON-LD, the product preloaded for the web app. */
 export function productHead(ctx: PageContext, product: Product): PageHead {
   const { site } = ctx;

@@ -62,7 +62,9 @@ describe('SEO handler (real catalog, real gateway)', () => {
     stores = await openStores({ DATA_DIR: data.dir, MONGO_URL: undefined, MEILI_URL: undefined, MEILI_MASTER_KEY: undefined, MEILI_INDEX: 'products' });
     await stores.repo.upsertMany(ALL);
     await stores.search.upsert(ALL);
-    const catalog = await serve(createCatalogApp({ repo: stores.repo, search: stores.search, serviceToken: TOKEN, logger }), {
+    // No answer cache in the catalog: tests here change the store directly (a part taken off the storefront).
+    const catalogApp = createCatalogApp({ repo: stores.repo, search: stores.search, serviceToken: TOKEN, logger, responseCache: { maxBytes: 0, ttlMs: 1 } });
+    const catalog = await serve(catalogApp, {
       port: 0,
       logger,
       handleSignals: false,
@@ -150,6 +152,18 @@ describe('SEO handler (real catalog, real gateway)', () => {
     expect(headOf(html)).toContain('<title>Valve &#60;/script&#62;&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#60;!-- &#34;Co&#34;');
     expect(jsonLd(html)[0].name).toBe(EVIL_NAME);
     expect(preloaded(html)?.name).toBe(EVIL_NAME);
+  });
+
+  it('serves a product taken off the storefront with status 410 and noindex, naming its category', async () => {
+    const gone = ALL.at(-1)!;
+    await stores.repo.deactivate([gone.id], []);
+    const res = await page(gw, `/products/${gone.id}/${gone.slug}`);
+    expect(res.status).toBe(410);
+    expect(res.html).toContain('<title>Part No Longer Available | Forgeline Parts</title>');
+    expect(res.html).toContain('<meta name="robots" content="noindex">');
+    expect(res.html).toContain(`See the other ${gone.category} parts.`);
+    await stores.repo.applyChanges([gone], []);
+    expect((await page(gw, `/products/${gone.id}/${gone.slug}`)).status).toBe(200);
   });
 
   it('serves an unknown product with status 404 and noindex, still as the app', async () => {

@@ -18,7 +18,7 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import { siteConfig, type SiteConfig } from '@forgeline/site-config/site';
 import { CatalogReadError, createCatalogReader, type CatalogReader } from './catalog-reader.ts';
 import { injectHead } from './html.ts';
-import { brandHead, cardImagePreload, categoryHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
+import { brandHead, cardImagePreload, categoryHead, goneHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
 import { createQuoteForm } from './quote-form.ts';
 import { createSsrRenderer, createStylesheetReader, injectApp, type PageData, type SsrRenderer } from './ssr.ts';
@@ -214,6 +214,10 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
       }
       return SSR_CONTENT_PAGES.has(pathname) ? { ...head, data: { kind: 'static' } } : head;
     } catch (err) {
+      if (err instanceof CatalogReadError && err.status === 410 && first === 'products') {
+        o.logger.info({ path: url.pathname, requestId: rid }, 'seo: product taken off the storefront, serving 410 page');
+        return goneHead(ctx, err.gone);
+      }
       if (err instanceof CatalogReadError && err.notFound) {
         const what = first === 'products' ? 'Product' : first === 'category' ? 'Category' : first === 'brands-available' ? 'Brand' : 'Page';
         o.logger.info({ path: url.pathname, requestId: rid, reason: err.message }, 'seo: not found, serving 404 page');

@@ -23,7 +23,7 @@ export interface ImportRunnerDeps {
   batchSize?: number;
 }
 
-export const IMPORT_BATCH = 1000;
+export const IMPORT_BATCH = 500;
 const SAVE_EVERY_MS = 1000;
 
 export interface ImportRequest {
@@ -150,6 +150,8 @@ export function createImportRunner(deps: ImportRunnerDeps) {
         if (batch.size >= batchSize) {
           await flush();
           await save();
+          // Let waiting requests (searches, page reads) run between batches: the store's writes are synchronous.
+          await new Promise((r) => setImmediate(r));
         }
       }
       await flush();

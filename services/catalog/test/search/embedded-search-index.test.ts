@@ -66,6 +66,34 @@ describe('embedded search index persistence', () => {
     expect(await top(b, 'RE504836')).toEqual([]);
   });
 
+  it('takes a bulk import batch by batch: each batch searchable at once, O(log n) segments, no full rebuild on the way', async () => {
+    const index = await EmbeddedSearchIndex.open(fresh());
+    const base = fixtureProducts();
+    await index.rebuild(batches(base));
+    const [first] = base;
+    // 120 batches of 50 products (6,000 changes, past the point where a full merge is due once writes pause).
+    for (let b = 0; b < 120; b++) {
+      const batch = Array.from({ length: 50 }, (_, i) => ({
+        ...first!,
+        id: `bulk-${b}-${i}`,
+        sku: `BULK-${b}-${i}`,
+        partNumber: `BK${b}X${i}`,
+        name: `Bulk Seal Kit ${b} ${i}`,
+      }));
+      await index.upsert(batch);
+      expect((await top(index, `BK${b}X${b % 50}`))[0]).toBe(`bulk-${b}-${b % 50}`);
+      const stats = index.stats();
+      expect(stats.delta).toBe((b + 1) * 50); // no full merge while the writes go on
+      expect(stats.deltaSegments).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(b + 2)));
+    }
+    // A changed product is found under its new name only, whichever segment held the old one.
+    await index.upsert([{ ...first!, id: 'bulk-3-7', sku: 'BULK-3-7', partNumber: 'BK3X7', name: 'Renamed Final Drive' }]);
+    expect((await top(index, 'renamed final drive'))[0]).toBe('bulk-3-7');
+    expect((await index.search('bulk seal kit 3 7', { limit: 50, offset: 0 })).hits.map((h) => h.id)).not.toContain('bulk-3-7');
+    expect(await index.size()).toBe(base.length + 6000);
+    await index.close();
+  });
+
   it('ignores a journal line torn by a crash', async () => {
     const dir = fresh();
     const a = await EmbeddedSearchIndex.open(dir);

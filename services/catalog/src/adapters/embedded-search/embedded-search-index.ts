@@ -35,8 +35,15 @@ const SNAPSHOT_FILE = 'search-index.bin';
 /** Bumped when the snapshot's sections change; an older snapshot is ignored (the index starts empty and is rebuilt). */
 const LAYOUT = 2;
 const JOURNAL_FILE = 'search-journal.ndjson';
-/** Merge the delta into a new snapshot once this many products changed since the last one. */
+/** Merge the delta into a new snapshot once this many products changed since the last one, when writes pause. */
 const COMPACT_AFTER = 5000;
+/**
+ * A full merge rebuilds the whole index on the main thread (seconds at 500,000 products), so it waits for the writes
+ * to pause this long: a bulk import does not stop search 100 times over, once at the end.
+ */
+const COMPACT_IDLE_MS = 10_000;
+/** Delta segments are merged pairwise while similar in size, up to this many documents each (then left as they are). */
+const SEGMENT_MERGE_CAP = 32_768;
 /** Longest span of query words joined to look for a part number ("600 211 1231"). */
 const MAX_CODE_SPAN = 4;
 const MAX_CODE_TYPO_LENGTH = 24;
@@ -140,7 +147,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private base: BaseDocs = emptyBase();
   private baseSeg: Segment = { words: Vocab.empty(), codes: Vocab.empty() };
   private delta: SearchDoc[] = [];
-  private deltaSeg: Segment | null = null;
+  /**
+   * The delta's segments, oldest first, each over a range [from, to) of `delta`: a batch of changes gets a segment of
+   * its own (built at its first search, in time proportional to the batch), and neighbours of similar size merge, so
+   * a bulk import keeps O(log n) segments without rebuilding the base.
+   */
+  private deltaSegs: { from: number; to: number; seg: Segment }[] = [];
+  private compactTimer: NodeJS.Timeout | null = null;
   private brandNames: string[] = [];
   private brandIds = new Map<string, number>();
   private categoryNames: string[] = [];
@@ -181,13 +194,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   /** Counts for logs and the bench. */
-  stats(): { documents: number; words: number; codes: number; postings: number; delta: number } {
+  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number } {
     return {
       documents: this.live,
       words: this.baseSeg.words.size,
       codes: this.baseSeg.codes.size,
       postings: this.baseSeg.words.docs.length + this.baseSeg.codes.docs.length,
       delta: this.delta.length,
+      deltaSegments: this.deltaSegs.length,
     };
   }
 
@@ -203,7 +217,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     await this.enqueue(async () => {
       this.applyUpsert(docs);
       await appendFile(this.journalPath, JSON.stringify({ u: docs }) + '\n');
-      if (this.delta.length >= COMPACT_AFTER) await this.compactAndPersist();
+      this.scheduleCompaction();
     });
   }
 
@@ -234,7 +248,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.compactTimer) clearTimeout(this.compactTimer);
     await this.queue;
+  }
+
+  /** A full merge once the delta is large and writes have paused (see COMPACT_IDLE_MS). */
+  private scheduleCompaction(): void {
+    if (this.delta.length < COMPACT_AFTER || this.closed) return;
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = setTimeout(() => {
+      this.compactTimer = null;
+      if (this.closed || this.delta.length < COMPACT_AFTER) return;
+      void this.enqueue(() => this.compactAndPersist()).catch((err: unknown) => {
+        // The journal still holds every change: nothing is lost, the next start merges it.
+        console.error('embedded search: merging the index failed', err);
+      });
+    }, COMPACT_IDLE_MS);
+    this.compactTimer.unref();
   }
 
   // ---------------------------------------------------------------- query
@@ -617,14 +647,29 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   private segments(): Segment[] {
     if (this.delta.length === 0) return [this.baseSeg];
-    if (!this.deltaSeg) {
-      const words = new VocabBuilder();
-      const codes = new VocabBuilder();
-      const b = this.base.n;
-      for (let i = 0; i < this.delta.length; i++) if (this.alive[b + i]) indexDoc(words, codes, b + i, this.delta[i]!);
-      this.deltaSeg = { words: words.build(), codes: codes.build() };
+    const covered = this.deltaSegs.at(-1)?.to ?? 0;
+    if (covered < this.delta.length) {
+      this.deltaSegs.push({ from: covered, to: this.delta.length, seg: this.buildDeltaSegment(covered, this.delta.length) });
+      // Merge the newest two while the newer is at least half the older (a binary counter): O(log n) segments.
+      for (;;) {
+        const k = this.deltaSegs.length;
+        if (k < 2) break;
+        const older = this.deltaSegs[k - 2]!;
+        const newer = this.deltaSegs[k - 1]!;
+        if ((newer.to - newer.from) * 2 < older.to - older.from || newer.to - older.from > SEGMENT_MERGE_CAP) break;
+        this.deltaSegs.splice(k - 2, 2, { from: older.from, to: newer.to, seg: this.buildDeltaSegment(older.from, newer.to) });
+      }
     }
-    return [this.baseSeg, this.deltaSeg];
+    return [this.baseSeg, ...this.deltaSegs.map((s) => s.seg)];
+  }
+
+  /** A segment over delta[from, to), its live documents only (a document replaced later stays out of every segment). */
+  private buildDeltaSegment(from: number, to: number): Segment {
+    const words = new VocabBuilder();
+    const codes = new VocabBuilder();
+    const b = this.base.n;
+    for (let i = from; i < to; i++) if (this.alive[b + i]) indexDoc(words, codes, b + i, this.delta[i]!);
+    return { words: words.build(), codes: codes.build() };
   }
 
   private ensureScratch(): void {
@@ -717,7 +762,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.live++;
       map.set(doc.id, d);
     }
-    this.deltaSeg = null;
   }
 
   private applyRemove(ids: string[]): void {
@@ -731,7 +775,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
       }
       map.delete(id);
     }
-    this.deltaSeg = null;
   }
 
   private async replayJournal(): Promise<number> {
@@ -802,7 +845,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     };
     this.baseSeg = { words: words.build(), codes: codes.build() };
     this.delta = [];
-    this.deltaSeg = null;
+    this.deltaSegs = [];
     this.brandNames = brandNames;
     this.brandIds = brandIds;
     this.categoryNames = categoryNames;
@@ -888,7 +931,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.categoryTokens = [];
     this.live = n;
     this.delta = [];
-    this.deltaSeg = null;
+    this.deltaSegs = [];
     this.idMap = null;
   }
 }

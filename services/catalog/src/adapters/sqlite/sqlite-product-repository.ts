@@ -282,6 +282,17 @@ export class SqliteProductRepository implements ProductRepository {
            weight = excluded.weight, dimensions = excluded.dimensions, created_at = excluded.created_at`,
       ),
       updateImages: s('UPDATE products SET images = @images, image_url = @image_url WHERE id = @id'),
+      // A change that leaves every indexed column as it is (a price, stock or description feed) rewrites the row only:
+      // setting an indexed column, even to its own value, rewrites its index entries too.
+      keysBySku: s<{ id: string; name: string; category_slug: string; brand_slug: string; sku_key: string; part_key: string; category: string; brand_name: string }>(
+        'SELECT id, name, category_slug, brand_slug, sku_key, part_key, category, brand_name FROM products WHERE sku = ?',
+      ),
+      updateRow: s(
+        `UPDATE products SET brand = @brand, make = @make, part_number = @part_number, slug = @slug, description = @description,
+           image_url = @image_url, images = @images, tags = @tags, in_stock = @in_stock, price = @price, availability = @availability,
+           specifications = @specifications, weight = @weight, dimensions = @dimensions, created_at = @created_at
+         WHERE sku = @sku`,
+      ),
       testimonials: s<TestimonialRow>('SELECT * FROM testimonials ORDER BY created_at DESC, id'),
       featuredTestimonials: s<TestimonialRow>('SELECT * FROM testimonials WHERE featured = @featured ORDER BY created_at DESC, id'),
       upsertTestimonial: s(
@@ -322,6 +333,9 @@ export class SqliteProductRepository implements ProductRepository {
     db.pragma('cache_size = -262144'); // 256 MiB of page cache
     db.pragma('mmap_size = 268435456');
     db.pragma('temp_store = MEMORY');
+    // Checkpoint every ~40 MB of WAL, not 4 MB: a bulk import rewrites the same index pages many times over, and each
+    // checkpoint copies them back into the database file.
+    db.pragma('wal_autocheckpoint = 10000');
     db.exec(SCHEMA);
     return new SqliteProductRepository(db);
   }
@@ -437,8 +451,7 @@ export class SqliteProductRepository implements ProductRepository {
       this.writeAudit(audit);
       for (const p of items) {
         this.stmt.unretireSku.run(p.sku);
-        this.stmt.deleteIdOfOtherSku.run({ id: p.id, sku: p.sku });
-        this.stmt.upsert.run({
+        const row = {
           id: p.id,
           sku: p.sku,
           name: p.name,
@@ -463,7 +476,24 @@ export class SqliteProductRepository implements ProductRepository {
           weight: p.weight,
           dimensions: p.dimensions,
           created_at: p.createdAt,
-        });
+        };
+        const cur = this.stmt.keysBySku.get(p.sku);
+        const sameKeys =
+          cur !== undefined &&
+          cur.id === row.id &&
+          cur.name === row.name &&
+          cur.category === row.category &&
+          cur.brand_name === row.brand_name &&
+          cur.category_slug === row.category_slug &&
+          cur.brand_slug === row.brand_slug &&
+          cur.sku_key === row.sku_key &&
+          cur.part_key === row.part_key;
+        if (sameKeys) {
+          this.stmt.updateRow.run(row);
+          continue;
+        }
+        if (cur === undefined || cur.id !== row.id) this.stmt.deleteIdOfOtherSku.run({ id: p.id, sku: p.sku });
+        this.stmt.upsert.run(row);
       }
     })(products);
 

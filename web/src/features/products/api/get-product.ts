@@ -1,12 +1,31 @@
 import type { Product } from '@forgeline/contracts/products';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client.ts';
+import { ApiError, apiFetch } from '../../../lib/api-client.ts';
+
+/** A part the seller took off the storefront (410): its category is the way on. */
+export class ProductGoneError extends Error {
+  constructor(
+    readonly category: string | null,
+    readonly categoryPath: string | null,
+  ) {
+    super('Product no longer available');
+  }
+}
 
 /** GET /api/products/{id} */
 export async function getProduct(id: string): Promise<Product> {
   try {
     return await apiFetch<Product>(`/api/products/${encodeURIComponent(id)}`);
-  } catch {
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 410) {
+      let body: { category?: unknown; categoryPath?: unknown } = {};
+      try {
+        body = JSON.parse(err.message.replace(/^\d{3}: /, '')) as typeof body;
+      } catch {
+        // no body: the page still says the part is gone
+      }
+      throw new ProductGoneError(typeof body.category === 'string' ? body.category : null, typeof body.categoryPath === 'string' ? body.categoryPath : null);
+    }
     throw new Error('Product not found');
   }
 }

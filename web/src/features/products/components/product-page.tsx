@@ -18,7 +18,7 @@ import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { scheduleClearPreloadedProduct, takePreloadedProduct } from '../../../lib/preloaded-product.ts';
 import { useServerQuoteForm } from '../../../lib/server-quote-form.ts';
 import { QuoteRequestForm } from '../../quotes/components/quote-request-form.tsx';
-import { useProduct } from '../api/get-product.ts';
+import { ProductGoneError, useProduct } from '../api/get-product.ts';
 import { ProductGallery } from './product-gallery.tsx';
 import { ProductTabs } from './product-tabs.tsx';
 
@@ -238,6 +238,26 @@ export default function ProductPage({ quoteDialog }: { quoteDialog?: (p: QuoteDi
     );
   }
   if (q.isPending) return <Spinner label="Loading product..." />;
+  if (q.error instanceof ProductGoneError) {
+    const { category, categoryPath } = q.error;
+    return (
+      <StateMessage
+        headingLevel={1}
+        icon={PackageX}
+        title="Part No Longer Available"
+        actions={
+          <>
+            {categoryPath ? <ButtonLink to={categoryPath}>See other {category} parts</ButtonLink> : null}
+            <ButtonLink to="/catalog" variant="outline">
+              Browse the catalog
+            </ButtonLink>
+          </>
+        }
+      >
+        This part is no longer sold here. Ask us for an alternative, or see what we have in its category.
+      </StateMessage>
+    );
+  }
   if (q.isError) {
     return (
       <PageNotFound

@@ -1,0 +1,165 @@
+/**
+ * A 500,000-row catalogue import into the 500,000-part store (BENCH_IMPORT_ROWS to change): half the rows change
+ * parts that exist (a new price and stock), half are new parts; every column but description and specifications
+ * (a daily ERP feed). The store is a copy of data/bench-500k
+ * (seeded once, shared with the other benchmarks), so every run starts from the same catalogue.
+ * Measured: time, rows/s and the peak RSS of every process (goals: < 3 minutes, < 1 GB per process), and
+ * header-search latency through the gateway while the import runs against idle (distinct queries; goal: p95 < 2×).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { CatalogImportJob } from '../../packages/contracts/src/catalog-admin.ts';
+import { CATALOG_COLUMNS, exportRow } from '../../services/catalog/src/domain/catalog-import.ts';
+import { generateProducts } from '../../services/catalog/src/seed/generate.ts';
+import { repoRoot, startStack } from '../lib/stack.ts';
+import { fmt, percentile } from './lib/stats.ts';
+
+const STORE = 500_000;
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 500_000);
+const source = path.join(repoRoot, 'data', 'bench-500k');
+const dataDir = path.join(repoRoot, 'data', 'bench-import');
+
+// The store: a fresh copy of the shared 500,000-part catalogue (seeded by the first benchmark that needs it).
+if (!fs.existsSync(path.join(source, 'catalog.sqlite'))) {
+  console.log('Seeding data/bench-500k first (once)...');
+  const seeding = await startStack({ dataDir: source, port: 0, seedProducts: STORE, quiet: true, env: { LOG_LEVEL: 'warn' } });
+  await seeding.stop();
+}
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+for (const f of ['catalog.sqlite', 'catalog-search', '.service-token']) {
+  if (fs.existsSync(path.join(source, f))) fs.cpSync(path.join(source, f), path.join(dataDir, f), { recursive: true });
+}
+
+// The file: every other generated part changed, and as many new parts.
+const file = path.join(dataDir, 'import.csv');
+{
+  const t0 = performance.now();
+  const out = fs.openSync(file, 'w');
+  const write = (rows: string[][]) => fs.writeSync(out, stringify(rows));
+  // An ERP's daily feed: every column but the long text ones (descriptions and specifications stay as they are).
+  const keep = CATALOG_COLUMNS.map((c, i) => [c, i] as const).filter(([c]) => c !== 'description' && c !== 'specifications');
+  const pick = (row: string[]) => keep.map(([, i]) => row[i]!);
+  write([keep.map(([c]) => c)]);
+  let n = 0;
+  let buf: string[][] = [];
+  for (const p of generateProducts({ count: STORE })) {
+    if (n >= ROWS) break;
+    if (n % 2 === 0) {
+      buf.push(pick(exportRow({ ...p, price: Math.round(p.price * 107) / 100, inStock: !p.inStock, availability: p.inStock ? 'Special Order' : 'In Stock' })));
+    } else {
+      buf.push(pick(exportRow({ ...p, id: '', sku: `NEW-${p.sku}-${n}`, partNumber: `${p.partNumber}-N${n % 97}`, createdAt: '' })));
+    }
+    n++;
+    if (buf.length === 5000) {
+      write(buf);
+      buf = [];
+    }
+  }
+  write(buf);
+  fs.closeSync(out);
+  console.log(`Wrote ${fmt(ROWS, 0)} rows (${fmt(fs.statSync(file).size / 1024 / 1024)} MB) in ${fmt((performance.now() - t0) / 1000)} s`);
+}
+
+/** The stack's processes (this one's descendants), by service, with their peak RSS in MB. */
+function processes(): { name: string; pid: number; peakMb: number }[] {
+  const out: { name: string; pid: number; peakMb: number }[] = [];
+  const walk = (pid: number) => {
+    let kids: number[] = [];
+    try {
+      kids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    } catch {
+      kids = [];
+    }
+    for (const k of kids) {
+      try {
+        const cmd = fs.readFileSync(`/proc/${k}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        const m = /(services\/[\w-]+|gateway)\/src\/main\.ts/.exec(cmd);
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${k}/status`, 'utf8'));
+        if (m && hwm) out.push({ name: m[1]!.replace('services/', ''), pid: k, peakMb: Number(hwm[1]) / 1024 });
+      } catch {
+        // gone
+      }
+      walk(k);
+    }
+  };
+  walk(process.pid);
+  return out;
+}
+
+const stack = await startStack({ dataDir, port: 0, seedProducts: STORE, quiet: true, env: { LOG_LEVEL: 'warn', RATE_LIMIT_MULTIPLIER: '1000' } });
+try {
+  const catalog = stack.serviceUrls.catalog!;
+  // Header searches: distinct part-number prefixes and words, so no answer comes from a cache.
+  const words = ['filter', 'seal', 'bearing', 'pump', 'hose', 'gasket', 'valve', 'sensor', 'piston', 'bushing', 'injector', 'track', 'roller', 'motor'];
+  let q = 0;
+  const nextQuery = () => {
+    q++;
+    return q % 2 ? `${words[q % words.length]} ${String.fromCharCode(97 + (q % 26))}${q % 10}` : `${String(1000 + ((q * 7919) % 9000))}`;
+  };
+  const searchOnce = async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${stack.url}/api/products?search=${encodeURIComponent(nextQuery())}&limit=10`);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`search answered ${res.status}`);
+    return performance.now() - t0;
+  };
+  const searches = async (until: () => boolean, minCount = 0) => {
+    const ms: number[] = [];
+    // Two searchers at a time, as a few visitors typing.
+    await Promise.all(
+      [0, 1].map(async () => {
+        while (!until() || ms.length < minCount) {
+          ms.push(await searchOnce());
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }),
+    );
+    return ms.sort((a, b) => a - b);
+  };
+
+  for (let i = 0; i < 50; i++) await searchOnce(); // warm up
+  const idleStop = Date.now() + 15_000;
+  const idle = await searches(() => Date.now() > idleStop);
+
+  const form = new FormData();
+  form.append('file', await fs.openAsBlob(file), 'import.csv');
+  const started = performance.now();
+  const res = await fetch(`${catalog}/api/admin/catalog/imports`, { method: 'POST', body: form, headers: { 'x-admin-email': 'bench@example.com' } });
+  const { id } = (await res.json()) as { id: string };
+  if (res.status !== 202) throw new Error(`import answered ${res.status}`);
+  const accepted = performance.now() - started;
+
+  let job: CatalogImportJob | null = null;
+  const poll = (async () => {
+    for (;;) {
+      job = (await (await fetch(`${catalog}/api/admin/catalog/imports/${id}`)).json()) as CatalogImportJob;
+      if (!['queued', 'running'].includes(job.state)) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  })();
+  let done = false;
+  void poll.then(() => (done = true));
+  const during = await searches(() => done);
+  await poll;
+  const seconds = (performance.now() - started) / 1000;
+  const finished = job as unknown as CatalogImportJob;
+  const procs = processes();
+
+  console.log(`\nCatalogue import: ${fmt(ROWS, 0)} rows (${fmt(ROWS / 2, 0)} changed, ${fmt(ROWS / 2, 0)} new) into ${fmt(STORE, 0)} parts\n`);
+  console.log('| rows | upload accepted | total time | rows/s | created | updated | unchanged | errors | state |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    `| ${fmt(ROWS, 0)} | ${fmt(accepted / 1000)} s | ${fmt(seconds)} s | ${fmt(ROWS / seconds, 0)} | ${fmt(finished.created, 0)} | ${fmt(finished.updated, 0)} | ${fmt(finished.unchanged, 0)} | ${fmt(finished.errorCount, 0)} | ${finished.state} |`,
+  );
+  console.log('\n| process | peak RSS MB |\n| --- | --- |');
+  for (const p of procs.sort((a, b) => a.name.localeCompare(b.name))) console.log(`| ${p.name} (pid ${p.pid}) | ${fmt(p.peakMb, 0)} |`);
+  console.log('\n| header search through the gateway | searches | p50 ms | p95 ms | p99 ms |\n| --- | --- | --- | --- | --- |');
+  console.log(`| idle | ${idle.length} | ${fmt(percentile(idle, 50))} | ${fmt(percentile(idle, 95))} | ${fmt(percentile(idle, 99))} |`);
+  console.log(`| while importing | ${during.length} | ${fmt(percentile(during, 50))} | ${fmt(percentile(during, 95))} | ${fmt(percentile(during, 99))} |`);
+  console.log(`\nSearch p95 while importing / idle: ${fmt(percentile(during, 95) / percentile(idle, 95), 2)}× (goal < 2×). Goals: < 180 s, < 1,024 MB per process.`);
+} finally {
+  await stack.stop();
+  fs.rmSync(file, { force: true });
+}
