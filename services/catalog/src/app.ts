@@ -32,7 +32,8 @@ import { renderPartImageSvg } from './seed/part-image.ts';
 import { registerPartsMatchRoutes } from './parts-match-routes.ts';
 import { registerSitemapRoutes } from './sitemap-routes.ts';
 import { registerCatalogAdminRoutes } from './catalog-admin-routes.ts';
-import { createImportRunner } from './domain/import-runner.ts';
+import { createImportRunner, IMPORT_BATCH } from './domain/import-runner.ts';
+import { runImportInWorker } from './adapters/sqlite/import-worker.ts';
 import { categoryPath } from '@forgeline/contracts/slug';
 import { tmpdir } from 'node:os';
 
@@ -50,6 +51,8 @@ export interface CatalogDeps {
   tmpDir?: string;
   /** Rows per import batch (IMPORT_BATCH by default; tests use small ones). */
   importBatch?: number;
+  /** SQLite: run catalogue imports in a worker thread writing to this file (main.ts), not in the request thread. */
+  importWorker?: { sqliteFile: string; logLevel: string };
   /** Ready-made answers of the public reads (default 64 MB, 60 s); maxBytes 0 turns it off. */
   responseCache?: { maxBytes: number; ttlMs: number };
 }
@@ -279,7 +282,16 @@ export function createApp(deps: CatalogDeps): Express {
   registerSitemapRoutes(app, { products: repo, serviceToken: deps.serviceToken });
   registerPartsMatchRoutes(app, { repo, search, perMinute: deps.partsMatchPerMinute, tmpDir: deps.tmpDir });
 
-  const imports = createImportRunner({ repo, search, logger, batchSize: deps.importBatch, onChange: () => cache.clear() });
+  const importWorker = deps.importWorker;
+  const batchSize = deps.importBatch ?? IMPORT_BATCH;
+  const imports = createImportRunner({
+    repo,
+    search,
+    logger,
+    batchSize,
+    onChange: () => cache.clear(),
+    inWorker: importWorker ? (req, here) => runImportInWorker({ ...importWorker, batchSize, logger }, req, here) : undefined,
+  });
   void imports.recover().catch((err: unknown) => logger.error({ err }, 'catalogue imports: recovery after a stop failed'));
   registerCatalogAdminRoutes(app, { repo, search, imports, tmpDir: deps.tmpDir ?? tmpdir(), onChange: () => cache.clear() });
   app.locals.imports = imports;

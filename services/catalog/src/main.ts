@@ -5,7 +5,7 @@ import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createApp } from './app.ts';
 import { PARTS_MATCH_PER_MINUTE } from './parts-match-routes.ts';
 import { CatalogConfigSchema } from './config.ts';
-import { openStores } from './stores.ts';
+import { catalogPaths, openStores } from './stores.ts';
 
 const REINDEX_BATCH = 2_000;
 
@@ -29,6 +29,7 @@ runMain('catalog', async () => {
     ready: () => !reindexing,
     partsMatchPerMinute: PARTS_MATCH_PER_MINUTE * config.RATE_LIMIT_MULTIPLIER,
     tmpDir: path.join(config.DATA_DIR, 'tmp'),
+    importWorker: stores.kinds.storage === 'sqlite' ? { sqliteFile: catalogPaths(config.DATA_DIR).sqlite, logLevel: config.LOG_LEVEL } : undefined,
     responseCache: { maxBytes: Math.round(config.RESPONSE_CACHE_MB * 1024 * 1024), ttlMs: config.RESPONSE_CACHE_TTL_SECONDS * 1000 },
   });
   await serve(app, { host: config.HOST, port: config.PORT, logger, onClose: () => stores.close() });

@@ -29,7 +29,7 @@ describe('catalog configuration', () => {
 });
 
 describe('catalog main', () => {
-  it('starts on a filled store with no search index, rebuilds the index, then reports ready and stops on SIGTERM', async () => {
+  it('starts on a filled store with no search index, rebuilds the index, reports ready, runs an import in its worker, and stops on SIGTERM', async () => {
     const tmp = tempDir('catalog-main-');
     try {
       const repo = SqliteProductRepository.open(catalogPaths(tmp.dir).sqlite);
@@ -57,6 +57,22 @@ describe('catalog main', () => {
         const found = (await (await fetch(`${url}/api/products?search=Water%20Pump&limit=10`)).json()) as { products: { id: string }[] };
         expect(found.products.map((p: { id: string }) => p.id)).toContain(id(7));
         expect((await fetch(`${url}/api/products/${id(1)}`)).status).toBe(200);
+
+        // A catalogue import runs in its worker thread (SQLite): written there, indexed here, searchable at once.
+        const form = new FormData();
+        const rows = ['sku,name,part_number,category,brand', ...Array.from({ length: 1200 }, (_, i) => `WRK-${i},Worker Gasket ${i},WG-${i},Gaskets,Zeta Hydraulics`)];
+        form.append('file', new Blob([rows.join('\n')]), 'worker.csv');
+        const started = await fetch(`${url}/api/admin/catalog/imports`, { method: 'POST', body: form });
+        expect(started.status).toBe(202);
+        const { id: importId } = (await started.json()) as { id: string };
+        let job: { state: string; created: number } = { state: 'queued', created: 0 };
+        for (let i = 0; i < 300 && ['queued', 'running'].includes(job.state); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          job = (await (await fetch(`${url}/api/admin/catalog/imports/${importId}`)).json()) as typeof job;
+        }
+        expect(job, stderr).toMatchObject({ state: 'completed', created: 1200 });
+        const hit = (await (await fetch(`${url}/api/products?search=WG-1199&limit=1`)).json()) as { products: { sku: string }[] };
+        expect(hit.products[0]?.sku).toBe('WRK-1199');
       } finally {
         child.kill('SIGTERM');
       }

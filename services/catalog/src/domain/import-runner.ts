@@ -21,6 +21,14 @@ export interface ImportRunnerDeps {
   /** After every batch written: public read caches must forget. */
   onChange: () => void;
   batchSize?: number;
+  /**
+   * Runs a job somewhere else (a worker thread writing through its own connection), calling back for progress and
+   * for each batch to index here; absent, jobs run in this thread.
+   */
+  inWorker?: (
+    req: ImportRequest,
+    here: { progress: (job: CatalogImportJob) => void; index: (upserts: Product[], removes: string[]) => Promise<void> },
+  ) => Promise<void>;
 }
 
 export const IMPORT_BATCH = 500;
@@ -53,154 +61,28 @@ export function createImportRunner(deps: ImportRunnerDeps) {
   /** Resolves when every queued import has ended (tests, shutdown). */
   const idle = () => tail;
 
-  async function run({ job, path }: ImportRequest): Promise<void> {
-    const started = Date.now();
-    let lastSave = 0;
-    const save = async (force = false) => {
-      if (!force && Date.now() - lastSave < SAVE_EVERY_MS) return;
-      lastSave = Date.now();
-      await repo.saveImportJob({ ...job, errors: [...job.errors] });
+  async function run(req: ImportRequest): Promise<void> {
+    // What stays in this thread wherever the job runs: its progress for GET, and the search index.
+    const here = {
+      progress: (job: CatalogImportJob) => live.set(job.id, job),
+      index: async (upserts: Product[], removes: string[]) => {
+        await search.upsert(upserts);
+        await search.remove(removes);
+        deps.onChange();
+      },
     };
-    const pendingErrors: ImportRowError[] = [];
-    const report = (errors: ImportRowError[]) => {
-      job.errorCount += errors.length;
-      for (const e of errors) if (job.errors.length < IMPORT_ERRORS_SHOWN) job.errors.push(e);
-      pendingErrors.push(...errors);
-    };
-    const flushErrors = async () => {
-      if (pendingErrors.length) await repo.addImportErrors(job.id, pendingErrors.splice(0));
-    };
-
     try {
-      job.state = 'running';
-      job.startedAt = new Date().toISOString();
-      // First pass: count the rows, for an honest progress bar.
-      let rows = 0;
-      for await (const r of readTabularRows(path)) if (r.cells.some((c) => c.trim())) rows++;
-      job.total = Math.max(0, rows - 1);
-      await save(true);
-
-      let header: HeaderMap | null = null;
-      const seen = new Map<string, number>(); // sku -> row, across the whole file
-      let batch = new Map<string, ParsedRow>();
-      const now = new Date().toISOString();
-      const actor = job.createdBy;
-
-      const flush = async () => {
-        if (batch.size === 0) return;
-        const parsed = [...batch.values()];
-        batch = new Map();
-        const stored = await repo.getBySkus(parsed.map((p) => p.sku));
-        const writes: Product[] = [];
-        const audit: CatalogAuditEntry[] = [];
-        for (const p of parsed) {
-          const before = stored.get(p.sku);
-          const outcome = applyRow(p, before?.product ?? null, now);
-          if (outcome.kind === 'error') {
-            report(outcome.errors);
-            continue;
-          }
-          const revived = before !== undefined && !before.active;
-          if (outcome.kind === 'unchanged' && !revived) {
-            job.unchanged++;
-            continue;
-          }
-          const product = outcome.kind === 'unchanged' ? before!.product : outcome.product;
-          writes.push(product);
-          if (outcome.kind === 'created') job.created++;
-          else job.updated++;
-          audit.push({
-            at: now,
-            actor,
-            source: `import:${job.id}`,
-            productId: product.id,
-            sku: product.sku,
-            action: revived ? 'reactivated' : outcome.kind === 'created' ? 'created' : 'updated',
-            fields: outcome.kind === 'unchanged' ? [] : outcome.changed,
-          });
-        }
-        if (!job.dryRun && writes.length) {
-          await repo.applyChanges(writes, audit);
-          await search.upsert(writes);
-          deps.onChange();
-        }
-        await flushErrors();
-      };
-
-      for await (const { row, cells } of readTabularRows(path)) {
-        if (!header) {
-          if (!cells.some((c) => c.trim())) continue;
-          header = readHeader(cells);
-          job.unknownColumns = header.unknown;
-          continue;
-        }
-        const result = parseRow(cells, row, header);
-        if (result === null) continue;
-        job.processed++;
-        if ('errors' in result) {
-          report(result.errors);
-          const sku = header.index.sku === undefined ? '' : (cells[header.index.sku] ?? '').trim();
-          if (sku) seen.set(sku, seen.get(sku) ?? row); // named in the file: not "missing"
-        } else {
-          const earlier = seen.get(result.ok.sku);
-          if (earlier !== undefined) report([{ row, column: 'sku', message: `"${result.ok.sku}" is also on row ${earlier}; this later row is applied` }]);
-          seen.set(result.ok.sku, row);
-          batch.set(result.ok.sku, result.ok);
-        }
-        if (batch.size >= batchSize) {
-          await flush();
-          await save();
-          // Let waiting requests (searches, page reads) run between batches: the store's writes are synchronous.
-          await new Promise((r) => setImmediate(r));
-        }
-      }
-      await flush();
-      if (!header) throw new CatalogFileError('the file has no header row (the first row names the columns, one of them "sku")');
-
-      if (job.missing === 'deactivate') {
-        const gone: string[] = [];
-        const skuOf = new Map<string, string>();
-        for await (const page of repo.scanSkus(5000)) {
-          for (const p of page) {
-            if (!seen.has(p.sku)) {
-              gone.push(p.id);
-              skuOf.set(p.id, p.sku);
-            }
-          }
-        }
-        for (let i = 0; i < gone.length; i += batchSize) {
-          const ids = gone.slice(i, i + batchSize);
-          if (job.dryRun) {
-            job.deactivated += ids.length;
-            continue;
-          }
-          const audit = ids.map((id): CatalogAuditEntry => ({ at: now, actor, source: `import:${job.id}`, productId: id, sku: skuOf.get(id)!, action: 'deactivated', fields: [] }));
-          const moved = await repo.deactivate(ids, audit);
-          await search.remove(moved.map((p) => p.id));
-          deps.onChange();
-          job.deactivated += moved.length;
-          await save();
-        }
-      }
-      job.state = job.errorCount ? 'completed_with_errors' : 'completed';
-      job.finishedAt = new Date().toISOString();
-      await save(true);
-      logger.info(
-        { importId: job.id, dryRun: job.dryRun, total: job.total, created: job.created, updated: job.updated, unchanged: job.unchanged, deactivated: job.deactivated, errors: job.errorCount, ms: Date.now() - started },
-        'catalogue import finished',
-      );
+      if (deps.inWorker) await deps.inWorker(req, here);
+      else await runImportJob({ job: req.job, path: req.path, store: repo, logger, batchSize, ...here });
     } catch (err) {
-      const known = err instanceof CatalogFileError || err instanceof TabularFileError;
-      job.state = 'failed';
-      job.message = known ? (err as Error).message : 'The import stopped on an unexpected error; the batches written before it are kept. See the service log.';
-      job.finishedAt = new Date().toISOString();
-      if (known) logger.warn({ importId: job.id, err: (err as Error).message }, 'catalogue import refused');
-      else logger.error({ importId: job.id, err }, 'catalogue import failed');
-      await flushErrors().catch(() => undefined);
-      await save(true).catch((e: unknown) => logger.error({ importId: job.id, err: e }, 'catalogue import: could not record the failure'));
+      // Only a worker that could not run at all gets here (the job itself records its own failures).
+      logger.error({ importId: req.job.id, err }, 'catalogue import could not run');
+      await repo
+        .saveImportJob({ ...req.job, state: 'failed', message: 'The import could not run; see the service log.', finishedAt: new Date().toISOString() })
+        .catch(() => undefined);
     } finally {
-      live.delete(job.id);
-      await rm(path, { force: true }).catch(() => undefined);
+      live.delete(req.job.id);
+      await rm(req.path, { force: true }).catch(() => undefined);
     }
   }
 
@@ -229,3 +111,170 @@ export function createImportRunner(deps: ImportRunnerDeps) {
 }
 
 export type ImportRunner = ReturnType<typeof createImportRunner>;
+
+/** What an import job needs of the store: the calls it reads and writes with. */
+export type ImportStore = Pick<ProductRepository, 'getBySkus' | 'applyChanges' | 'deactivate' | 'scanSkus' | 'addImportErrors' | 'saveImportJob'>;
+
+export interface ImportJobContext {
+  job: CatalogImportJob;
+  path: string;
+  store: ImportStore;
+  logger: Logger;
+  batchSize: number;
+  /** Puts written parts into the search index (and lets read caches forget); removes taken-off ones. */
+  index: (upserts: Product[], removes: string[]) => Promise<void>;
+  /** The job as it stands, at each save. */
+  progress?: (job: CatalogImportJob) => void;
+}
+
+/**
+ * One import, start to end: count the rows, then read, check, compare and write them batch by batch, then take off
+ * the parts the file did not name (missing=deactivate). Runs in the catalog process or in a worker thread with its
+ * own connection (adapters/sqlite/import-worker.ts); it records its own failures on the job.
+ */
+export async function runImportJob(ctx: ImportJobContext): Promise<void> {
+  const { job, path, store, logger, batchSize, index, progress } = ctx;
+  const started = Date.now();
+  let lastSave = 0;
+  const save = async (force = false) => {
+    if (!force && Date.now() - lastSave < SAVE_EVERY_MS) return;
+    lastSave = Date.now();
+    await store.saveImportJob({ ...job, errors: [...job.errors] });
+  };
+  const pendingErrors: ImportRowError[] = [];
+  const report = (errors: ImportRowError[]) => {
+    job.errorCount += errors.length;
+    for (const e of errors) if (job.errors.length < IMPORT_ERRORS_SHOWN) job.errors.push(e);
+    pendingErrors.push(...errors);
+  };
+  const flushErrors = async () => {
+    if (pendingErrors.length) await store.addImportErrors(job.id, pendingErrors.splice(0));
+  };
+
+  try {
+    job.state = 'running';
+    job.startedAt = new Date().toISOString();
+    // First pass: count the rows, for an honest progress bar.
+    let rows = 0;
+    for await (const r of readTabularRows(path)) if (r.cells.some((c) => c.trim())) rows++;
+    job.total = Math.max(0, rows - 1);
+    await save(true);
+
+    let header: HeaderMap | null = null;
+    const seen = new Map<string, number>(); // sku -> row, across the whole file
+    let batch = new Map<string, ParsedRow>();
+    const now = new Date().toISOString();
+    const actor = job.createdBy;
+
+    const flush = async () => {
+      if (batch.size === 0) return;
+      const parsed = [...batch.values()];
+      batch = new Map();
+      const stored = await store.getBySkus(parsed.map((p) => p.sku));
+      const writes: Product[] = [];
+      const audit: CatalogAuditEntry[] = [];
+      for (const p of parsed) {
+        const before = stored.get(p.sku);
+        const outcome = applyRow(p, before?.product ?? null, now);
+        if (outcome.kind === 'error') {
+          report(outcome.errors);
+          continue;
+        }
+        const revived = before !== undefined && !before.active;
+        if (outcome.kind === 'unchanged' && !revived) {
+          job.unchanged++;
+          continue;
+        }
+        const product = outcome.kind === 'unchanged' ? before!.product : outcome.product;
+        writes.push(product);
+        if (outcome.kind === 'created') job.created++;
+        else job.updated++;
+        audit.push({
+          at: now,
+          actor,
+          source: `import:${job.id}`,
+          productId: product.id,
+          sku: product.sku,
+          action: revived ? 'reactivated' : outcome.kind === 'created' ? 'created' : 'updated',
+          fields: outcome.kind === 'unchanged' ? [] : outcome.changed,
+        });
+      }
+      if (!job.dryRun && writes.length) {
+        await store.applyChanges(writes, audit);
+        await index(writes, []);
+      }
+      await flushErrors();
+    };
+
+    for await (const { row, cells } of readTabularRows(path)) {
+      if (!header) {
+        if (!cells.some((c) => c.trim())) continue;
+        header = readHeader(cells);
+        job.unknownColumns = header.unknown;
+        continue;
+      }
+      const result = parseRow(cells, row, header);
+      if (result === null) continue;
+      job.processed++;
+      if ('errors' in result) {
+        report(result.errors);
+        const sku = header.index.sku === undefined ? '' : (cells[header.index.sku] ?? '').trim();
+        if (sku) seen.set(sku, seen.get(sku) ?? row); // named in the file: not "missing"
+      } else {
+        const earlier = seen.get(result.ok.sku);
+        if (earlier !== undefined) report([{ row, column: 'sku', message: `"${result.ok.sku}" is also on row ${earlier}; this later row is applied` }]);
+        seen.set(result.ok.sku, row);
+        batch.set(result.ok.sku, result.ok);
+      }
+      if (batch.size >= batchSize) {
+        await flush();
+        await save();
+        // Let waiting requests (searches, page reads) run between batches: the store's writes are synchronous.
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    await flush();
+    if (!header) throw new CatalogFileError('the file has no header row (the first row names the columns, one of them "sku")');
+
+    if (job.missing === 'deactivate') {
+      const gone: string[] = [];
+      const skuOf = new Map<string, string>();
+      for await (const page of store.scanSkus(5000)) {
+        for (const p of page) {
+          if (!seen.has(p.sku)) {
+            gone.push(p.id);
+            skuOf.set(p.id, p.sku);
+          }
+        }
+      }
+      for (let i = 0; i < gone.length; i += batchSize) {
+        const ids = gone.slice(i, i + batchSize);
+        if (job.dryRun) {
+          job.deactivated += ids.length;
+          continue;
+        }
+        const audit = ids.map((id): CatalogAuditEntry => ({ at: now, actor, source: `import:${job.id}`, productId: id, sku: skuOf.get(id)!, action: 'deactivated', fields: [] }));
+        const moved = await store.deactivate(ids, audit);
+        await index([], moved.map((p) => p.id));
+        job.deactivated += moved.length;
+        await save();
+      }
+    }
+    job.state = job.errorCount ? 'completed_with_errors' : 'completed';
+    job.finishedAt = new Date().toISOString();
+    await save(true);
+    logger.info(
+      { importId: job.id, dryRun: job.dryRun, total: job.total, created: job.created, updated: job.updated, unchanged: job.unchanged, deactivated: job.deactivated, errors: job.errorCount, ms: Date.now() - started },
+      'catalogue import finished',
+    );
+  } catch (err) {
+    const known = err instanceof CatalogFileError || err instanceof TabularFileError;
+    job.state = 'failed';
+    job.message = known ? (err as Error).message : 'The import stopped on an unexpected error; the batches written before it are kept. See the service log.';
+    job.finishedAt = new Date().toISOString();
+    if (known) logger.warn({ importId: job.id, err: (err as Error).message }, 'catalogue import refused');
+    else logger.error({ importId: job.id, err }, 'catalogue import failed');
+    await flushErrors().catch(() => undefined);
+    await save(true).catch((e: unknown) => logger.error({ importId: job.id, err: e }, 'catalogue import: could not record the failure'));
+  }
+}

@@ -323,14 +323,14 @@ export class SqliteProductRepository implements ProductRepository {
     };
   }
 
-  /** Open (and create) the database file; `:memory:` works too. */
-  static open(file: string): SqliteProductRepository {
+  /** Open (and create) the database file; `:memory:` works too. `cacheMb`: page cache (256 MB by default). */
+  static open(file: string, opts: { cacheMb?: number } = {}): SqliteProductRepository {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-    db.pragma('cache_size = -262144'); // 256 MiB of page cache
+    db.pragma(`cache_size = -${(opts.cacheMb ?? 256) * 1024}`); // KiB of page cache
     db.pragma('mmap_size = 268435456');
     db.pragma('temp_store = MEMORY');
     // Checkpoint every ~40 MB of WAL, not 4 MB: a bulk import rewrites the same index pages many times over, and each

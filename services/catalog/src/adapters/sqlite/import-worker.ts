@@ -1,0 +1,99 @@
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { CatalogImportJob } from '@forgeline/contracts/catalog-admin';
+import type { Product } from '@forgeline/contracts/products';
+import { createLogger, type Logger } from '@forgeline/service-kit/logger';
+import { runImportJob, type ImportRequest } from '../../domain/import-runner.ts';
+import { SqliteProductRepository } from './sqlite-product-repository.ts';
+
+/**
+ * Catalogue imports on SQLite run here, in a worker thread with a connection of its own: better-sqlite3 writes are
+ * synchronous (about 200 µs per new row, and checkpoint pauses), and reading and checking a 500,000-row file is
+ * CPU work, so in the catalog's thread they would hold up every search and page read. The catalog thread keeps the
+ * search index: each written batch comes back to it to be indexed, and the next batch waits for that (back-pressure).
+ */
+
+interface WorkerInput {
+  sqliteFile: string;
+  req: ImportRequest;
+  batchSize: number;
+  logLevel: string;
+}
+
+type ToMain = { type: 'index'; seq: number; upserts: Product[]; removes: string[] } | { type: 'progress'; job: CatalogImportJob } | { type: 'done' };
+type ToWorker = { type: 'indexed'; seq: number } | { type: 'index-failed'; seq: number; message: string };
+
+if (parentPort && (workerData as WorkerInput | undefined)?.sqliteFile) {
+  const port = parentPort;
+  const input = workerData as WorkerInput;
+  const logger = createLogger('catalog-import', input.logLevel as 'info');
+  const store = SqliteProductRepository.open(input.sqliteFile, { cacheMb: 32 });
+  const waiting = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  let seq = 0;
+  port.on('message', (m: ToWorker) => {
+    const w = waiting.get(m.seq);
+    waiting.delete(m.seq);
+    if (m.type === 'indexed') w?.resolve();
+    else w?.reject(new Error(m.message));
+  });
+  const send = (m: ToMain) => port.postMessage(m);
+  await runImportJob({
+    job: input.req.job,
+    path: input.req.path,
+    store,
+    logger,
+    batchSize: input.batchSize,
+    progress: (job) => send({ type: 'progress', job }),
+    index: (upserts, removes) =>
+      new Promise<void>((resolve, reject) => {
+        const n = ++seq;
+        waiting.set(n, { resolve, reject });
+        send({ type: 'index', seq: n, upserts, removes });
+      }),
+  });
+  await store.close();
+  send({ type: 'done' });
+  port.close();
+}
+
+/**
+ * The catalog's side: runs one import in a new worker thread and serves its calls back (progress, indexing).
+ * Resolves when the worker is done; rejects when it could not run or died.
+ */
+export function runImportInWorker(
+  opts: { sqliteFile: string; batchSize: number; logger: Logger; logLevel: string },
+  req: ImportRequest,
+  here: { progress: (job: CatalogImportJob) => void; index: (upserts: Product[], removes: string[]) => Promise<void> },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // This module is TypeScript, run through tsx: a worker thread does not inherit the parent's loader (Node 20), so
+    // the worker registers tsx itself before loading it.
+    const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
+    const worker = new Worker(bootstrap, {
+      eval: true,
+      workerData: { sqliteFile: opts.sqliteFile, req, batchSize: opts.batchSize, logLevel: opts.logLevel } satisfies WorkerInput,
+    });
+    let done = false;
+    worker.on('message', (m: ToMain) => {
+      if (m.type === 'progress') here.progress(m.job);
+      else if (m.type === 'done') {
+        // The job has ended and the worker's connection is closed: nothing is left to wait for.
+        done = true;
+        void worker.terminate();
+      }
+      else if (m.type === 'index') {
+        here.index(m.upserts, m.removes).then(
+          () => worker.postMessage({ type: 'indexed', seq: m.seq } satisfies ToWorker),
+          (err: unknown) => worker.postMessage({ type: 'index-failed', seq: m.seq, message: (err as Error).message } satisfies ToWorker),
+        );
+      }
+    });
+    worker.once('error', (err) => {
+      opts.logger.error({ importId: req.job.id, err }, 'catalogue import worker failed');
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      if (done) resolve();
+      else reject(new Error(`the import worker stopped (exit ${code}) before the job ended`));
+    });
+  });
+}
