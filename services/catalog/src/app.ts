@@ -32,7 +32,7 @@ import { renderPartImageSvg } from './seed/part-image.ts';
 import { registerPartsMatchRoutes } from './parts-match-routes.ts';
 import { registerSitemapRoutes } from './sitemap-routes.ts';
 import { registerCatalogAdminRoutes } from './catalog-admin-routes.ts';
-import { createImportRunner, IMPORT_BATCH } from './domain/import-runner.ts';
+import { createImportRunner, IMPORT_BATCH } from './catalog-import-jobs.ts';
 import { runImportInWorker } from './adapters/sqlite/import-worker.ts';
 import { categoryPath } from '@forgeline/contracts/slug';
 import { tmpdir } from 'node:os';

@@ -18,8 +18,8 @@ import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { route } from '@forgeline/service-kit/http';
 import { receiveMultipart } from '@forgeline/service-kit/multipart';
 import { applyRow, CATALOG_COLUMNS, CatalogFileError, exportRow, readHeader } from './domain/catalog-import.ts';
-import type { ImportRunner } from './domain/import-runner.ts';
-import { readTabularRows, TabularFileError } from './domain/tabular-file.ts';
+import type { ImportRunner } from './catalog-import-jobs.ts';
+import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
 import type { ProductRepository, SearchIndex } from './ports.ts';
 
 /** A catalogue file may be this large (a 500,000-row CSV with descriptions is about 150 MB). */

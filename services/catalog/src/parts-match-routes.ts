@@ -6,7 +6,7 @@ import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import { route } from '@forgeline/service-kit/http';
 import { receiveMultipart } from '@forgeline/service-kit/multipart';
 import { parsePartsList, PartsListError } from './domain/parts-list.ts';
-import { readTabularRows, TabularFileError } from './domain/tabular-file.ts';
+import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
 import { matchLines, type MatchDeps } from './domain/parts-match.ts';
 
 /** Lists per client address per minute (a list is up to 500 lookups). The browser tests and benchmark raise it. */

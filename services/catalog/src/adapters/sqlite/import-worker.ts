@@ -2,7 +2,7 @@ import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CatalogImportJob } from '@forgeline/contracts/catalog-admin';
 import type { Product } from '@forgeline/contracts/products';
 import { createLogger, type Logger } from '@forgeline/service-kit/logger';
-import { runImportJob, type ImportRequest } from '../../domain/import-runner.ts';
+import { runImportJob, type ImportRequest } from '../../catalog-import-jobs.ts';
 import { SqliteProductRepository } from './sqlite-product-repository.ts';
 
 /**

@@ -3,9 +3,9 @@ import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forge
 import { IMPORT_ERRORS_SHOWN } from '@forgeline/contracts/catalog-admin';
 import type { Product } from '@forgeline/contracts/products';
 import type { Logger } from '@forgeline/service-kit/logger';
-import type { ProductRepository, SearchIndex } from '../ports.ts';
-import { applyRow, CatalogFileError, parseRow, readHeader, type HeaderMap, type ParsedRow } from './catalog-import.ts';
-import { readTabularRows, TabularFileError } from './tabular-file.ts';
+import type { ProductRepository, SearchIndex } from './ports.ts';
+import { applyRow, CatalogFileError, parseRow, readHeader, type HeaderMap, type ParsedRow } from './domain/catalog-import.ts';
+import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
 
 /**
  * Runs catalogue imports in the background, one at a time, in batches: each batch is read from the store, compared,
