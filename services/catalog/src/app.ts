@@ -33,7 +33,7 @@ import { registerPartsMatchRoutes } from './parts-match-routes.ts';
 import { registerSitemapRoutes } from './sitemap-routes.ts';
 import { registerCatalogAdminRoutes } from './catalog-admin-routes.ts';
 import { createImportRunner, IMPORT_BATCH } from './catalog-import-jobs.ts';
-import { runImportInWorker } from './adapters/sqlite/import-worker.ts';
+import { IMPORT_WORKER_BATCH, runImportInWorker } from './adapters/sqlite/import-worker.ts';
 import { categoryPath } from '@forgeline/contracts/slug';
 import { tmpdir } from 'node:os';
 
@@ -290,7 +290,9 @@ export function createApp(deps: CatalogDeps): Express {
     logger,
     batchSize,
     onChange: () => cache.clear(),
-    inWorker: importWorker ? (req, here) => runImportInWorker({ ...importWorker, batchSize, logger }, req, here) : undefined,
+    inWorker: importWorker
+      ? (req, here) => runImportInWorker({ ...importWorker, batchSize: deps.importBatch ?? IMPORT_WORKER_BATCH, logger }, req, here)
+      : undefined,
   });
   void imports.recover().catch((err: unknown) => logger.error({ err }, 'catalogue imports: recovery after a stop failed'));
   registerCatalogAdminRoutes(app, { repo, search, imports, tmpDir: deps.tmpDir ?? tmpdir(), onChange: () => cache.clear() });

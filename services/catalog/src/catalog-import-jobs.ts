@@ -33,6 +33,8 @@ export interface ImportRunnerDeps {
 
 export const IMPORT_BATCH = 500;
 const SAVE_EVERY_MS = 1000;
+/** Parts indexed at a time in the catalog's thread, with a turn for waiting requests between slices. */
+const INDEX_SLICE = 500;
 
 export interface ImportRequest {
   job: CatalogImportJob;
@@ -66,7 +68,10 @@ export function createImportRunner(deps: ImportRunnerDeps) {
     const here = {
       progress: (job: CatalogImportJob) => live.set(job.id, job),
       index: async (upserts: Product[], removes: string[]) => {
-        await search.upsert(upserts);
+        for (let i = 0; i < upserts.length; i += INDEX_SLICE) {
+          await search.upsert(upserts.slice(i, i + INDEX_SLICE));
+          await new Promise((r) => setImmediate(r));
+        }
         await search.remove(removes);
         deps.onChange();
       },
@@ -165,6 +170,14 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
     let batch = new Map<string, ParsedRow>();
     const now = new Date().toISOString();
     const actor = job.createdBy;
+    // One written batch may be in the index's hands while the next is read and written; the one after waits for it.
+    let indexing: Promise<void> = Promise.resolve();
+    const indexAfter = async (upserts: Product[], removes: string[]) => {
+      await indexing;
+      indexing = index(upserts, removes);
+      // A failed indexing must fail the job at the next batch, not go unhandled meanwhile.
+      indexing.catch(() => undefined);
+    };
 
     const flush = async () => {
       if (batch.size === 0) return;
@@ -201,7 +214,7 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
       }
       if (!job.dryRun && writes.length) {
         await store.applyChanges(writes, audit);
-        await index(writes, []);
+        await indexAfter(writes, []);
       }
       await flushErrors();
     };
@@ -234,6 +247,7 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
       }
     }
     await flush();
+    await indexing;
     if (!header) throw new CatalogFileError('the file has no header row (the first row names the columns, one of them "sku")');
 
     if (job.missing === 'deactivate') {
@@ -255,11 +269,12 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
         }
         const audit = ids.map((id): CatalogAuditEntry => ({ at: now, actor, source: `import:${job.id}`, productId: id, sku: skuOf.get(id)!, action: 'deactivated', fields: [] }));
         const moved = await store.deactivate(ids, audit);
-        await index([], moved.map((p) => p.id));
+        await indexAfter([], moved.map((p) => p.id));
         job.deactivated += moved.length;
         await save();
       }
     }
+    await indexing;
     job.state = job.errorCount ? 'completed_with_errors' : 'completed';
     job.finishedAt = new Date().toISOString();
     await save(true);

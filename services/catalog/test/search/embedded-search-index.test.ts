@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
 import { EmbeddedSearchIndex } from '../../src/adapters/embedded-search/embedded-search-index.ts';
+import type { Product } from '@forgeline/contracts/products';
+import { generateProducts } from '../../src/seed/generate.ts';
 import { batches, fixtureProducts } from './fixtures.ts';
 import { describeSearchIndex } from './search-index-contract.ts';
 
@@ -92,6 +94,56 @@ describe('embedded search index persistence', () => {
     expect((await index.search('bulk seal kit 3 7', { limit: 50, offset: 0 })).hits.map((h) => h.id)).not.toContain('bulk-3-7');
     expect(await index.size()).toBe(base.length + 6000);
     await index.close();
+  });
+
+  it('builds large batches, their merges and the full merge in the builder thread, answering as an index built in one go', async () => {
+    const dir = fresh();
+    const index = await EmbeddedSearchIndex.open(dir);
+    const generated = [...generateProducts({ count: 4000 })];
+    // What the index should hold, in the order it holds it: a changed product moves to the end.
+    const expected = new Map<string, Product>();
+    const put = (ps: Product[]) => {
+      for (const p of ps) {
+        expected.delete(p.id);
+        expected.set(p.id, p);
+      }
+    };
+    const base = generated.slice(0, 1000);
+    await index.rebuild(batches(base, 250));
+    put(base);
+    // Batches of 400 (built in the builder thread); every third renames 100 earlier products; some are removed.
+    for (let b = 0; b < 7; b++) {
+      const batch = generated.slice(1000 + b * 400, 1400 + b * 400);
+      if (b % 3 === 2) batch.push(...generated.slice(b * 100, b * 100 + 100).map((p) => ({ ...p, name: `Rebuilt ${p.name}` })));
+      await index.upsert(batch);
+      put(batch);
+    }
+    const removed = generated.slice(2000, 2050).map((p) => p.id);
+    await index.remove(removed);
+    for (const id of removed) expected.delete(id);
+    expect(index.stats().deltaSegments).toBeLessThanOrEqual(3);
+    const threadJobs = index.stats().builderThreadJobs;
+    expect(threadJobs).toBeGreaterThan(7); // every batch, and the larger merges
+
+    const reference = await EmbeddedSearchIndex.open(fresh());
+    await reference.rebuild(batches([...expected.values()], 500));
+    const sample = [...expected.values()].filter((_, i) => i % 350 === 0);
+    const queries = ['rebuilt', 'filter', 'hydraulic pump', 'seal kit', ...sample.flatMap((p) => [p.partNumber, p.sku, p.name])];
+    const answers = async (ix: EmbeddedSearchIndex) =>
+      Promise.all(queries.map(async (q) => (await ix.search(q, { limit: 20, offset: 0 })).hits.map((h) => h.id)));
+    const want = await answers(reference);
+    for (const [i, ids] of (await answers(index)).entries()) expect(new Set(ids), queries[i]).toEqual(new Set(want[i]));
+
+    await index.compact();
+    expect(index.stats()).toMatchObject({ documents: expected.size, delta: 0, deltaSegments: 0, builderThreadJobs: threadJobs + 1 });
+    expect(await answers(index)).toEqual(want);
+    await index.close();
+    // The builder thread wrote the snapshot; the journal starts again.
+    const reopened = await EmbeddedSearchIndex.open(dir);
+    expect(reopened.stats()).toMatchObject({ documents: expected.size, delta: 0 });
+    expect(await answers(reopened)).toEqual(want);
+    expect(await top(reopened, removed[0]!)).toEqual([]);
+    await Promise.all([reopened.close(), reference.close()]);
   });
 
   it('ignores a journal line torn by a crash', async () => {

@@ -29,7 +29,9 @@ import { fuzzyLookup, type TermMatch } from './fuzzy.ts';
 import { indexDoc, toSearchDoc, type SearchDoc } from './search-doc.ts';
 import { readSnapshot, writeSnapshot, type LoadedSnapshot } from './snapshot.ts';
 import { StringColumn } from './string-column.ts';
-import { CODE_FIELDS, Field, Vocab, VocabBuilder } from './vocab.ts';
+import { CODE_FIELDS, Field, buildTable, lookupIn, Vocab, VocabBuilder } from './vocab.ts';
+import { IndexBuilder } from './index-builder.ts';
+import { buildSegmentParts, columnParts, DOC_FIELDS, snapshotValues, toColumn, toVocab, vocabParts, type DocColumns, type SegmentParts } from './segment-builder.ts';
 
 const SNAPSHOT_FILE = 'search-index.bin';
 /** Bumped when the snapshot's sections change; an older snapshot is ignored (the index starts empty and is rebuilt). */
@@ -38,8 +40,8 @@ const JOURNAL_FILE = 'search-journal.ndjson';
 /** Merge the delta into a new snapshot once this many products changed since the last one, when writes pause. */
 const COMPACT_AFTER = 5000;
 /**
- * A full merge rebuilds the whole index on the main thread (seconds at 500,000 products), so it waits for the writes
- * to pause this long: a bulk import does not stop search 100 times over, once at the end.
+ * A full merge (in the builder thread: seconds at 500,000 products, during which writes wait) waits for the writes to
+ * pause this long: a bulk import is merged once, at its end.
  */
 const COMPACT_IDLE_MS = 10_000;
 /** Delta segments are merged pairwise while similar in size, up to this many documents each (then left as they are). */
@@ -167,7 +169,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private brandTokens: string[][] = [];
   private categoryTokens: string[][] = [];
   private live = 0;
-  private idMap: Map<string, number> | null = null;
+  /** hash table over base.id (lookupIn): a base product's document */
+  private baseIdTable = buildTable(StringColumn.from([]));
+  /** the latest delta document of each product changed since the base */
+  private deltaIds = new Map<string, number>();
+  private readonly builder = new IndexBuilder();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   // query scratch, reset through `touched`
@@ -194,7 +200,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   /** Counts for logs and the bench. */
-  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number } {
+  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number; builderThreadJobs: number } {
     return {
       documents: this.live,
       words: this.baseSeg.words.size,
@@ -202,6 +208,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       postings: this.baseSeg.words.docs.length + this.baseSeg.codes.docs.length,
       delta: this.delta.length,
       deltaSegments: this.deltaSegs.length,
+      builderThreadJobs: this.builder.threadJobs,
     };
   }
 
@@ -215,8 +222,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (products.length === 0) return;
     const docs = products.map(toSearchDoc);
     await this.enqueue(async () => {
+      // The batch's segment is built (in the builder thread when large) before the batch shows: until then searches
+      // answer from the documents as they were.
+      this.segments();
+      const first = this.base.n + this.delta.length;
+      const parts = await this.builder.build(docs, first);
       this.applyUpsert(docs);
+      this.deltaSegs.push({ from: first - this.base.n, to: this.delta.length, seg: toSegment(parts) });
       await appendFile(this.journalPath, JSON.stringify({ u: docs }) + '\n');
+      await this.mergeDeltaSegments();
       this.scheduleCompaction();
     });
   }
@@ -250,6 +264,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.closed = true;
     if (this.compactTimer) clearTimeout(this.compactTimer);
     await this.queue;
+    await this.builder.close();
+  }
+
+  /** The full merge now, whatever the size of the delta (an operator's command, tests); resolves when it is written. */
+  async compact(): Promise<void> {
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    await this.enqueue(() => this.compactAndPersist());
   }
 
   /** A full merge once the delta is large and writes have paused (see COMPACT_IDLE_MS). */
@@ -645,31 +666,39 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return any ? allowed : false;
   }
 
+  /**
+   * Every segment, base first. Batches get their segment as they are written (upsert); only documents replayed from
+   * the journal at start are covered here, at the first search.
+   */
   private segments(): Segment[] {
     if (this.delta.length === 0) return [this.baseSeg];
     const covered = this.deltaSegs.at(-1)?.to ?? 0;
     if (covered < this.delta.length) {
-      this.deltaSegs.push({ from: covered, to: this.delta.length, seg: this.buildDeltaSegment(covered, this.delta.length) });
-      // Merge the newest two while the newer is at least half the older (a binary counter): O(log n) segments.
-      for (;;) {
-        const k = this.deltaSegs.length;
-        if (k < 2) break;
-        const older = this.deltaSegs[k - 2]!;
-        const newer = this.deltaSegs[k - 1]!;
-        if ((newer.to - newer.from) * 2 < older.to - older.from || newer.to - older.from > SEGMENT_MERGE_CAP) break;
-        this.deltaSegs.splice(k - 2, 2, { from: older.from, to: newer.to, seg: this.buildDeltaSegment(older.from, newer.to) });
-      }
+      const seg = toSegment(buildSegmentParts(this.delta.slice(covered), this.base.n + covered));
+      this.deltaSegs.push({ from: covered, to: this.delta.length, seg });
     }
     return [this.baseSeg, ...this.deltaSegs.map((s) => s.seg)];
   }
 
-  /** A segment over delta[from, to), its live documents only (a document replaced later stays out of every segment). */
-  private buildDeltaSegment(from: number, to: number): Segment {
-    const words = new VocabBuilder();
-    const codes = new VocabBuilder();
-    const b = this.base.n;
-    for (let i = from; i < to; i++) if (this.alive[b + i]) indexDoc(words, codes, b + i, this.delta[i]!);
-    return { words: words.build(), codes: codes.build() };
+  /**
+   * Merges the newest two delta segments while the newer is at least half the older (a binary counter, up to
+   * SEGMENT_MERGE_CAP documents): O(log n) segments. The merge joins their sorted postings (no document is tokenized
+   * again), leaving out documents replaced since, in the builder thread when large. Runs in the write queue, so no
+   * write changes the segments meanwhile; searches use the two old ones until the merged one is in.
+   */
+  private async mergeDeltaSegments(): Promise<void> {
+    for (;;) {
+      const k = this.deltaSegs.length;
+      if (k < 2) return;
+      const older = this.deltaSegs[k - 2]!;
+      const newer = this.deltaSegs[k - 1]!;
+      if ((newer.to - newer.from) * 2 < older.to - older.from || newer.to - older.from > SEGMENT_MERGE_CAP) return;
+      const lo = this.base.n + older.from;
+      const remap = new Int32Array(newer.to - older.from);
+      for (let i = 0; i < remap.length; i++) remap[i] = this.alive[lo + i] ? lo + i : -1;
+      const parts = await this.builder.merge([segmentParts(older.seg), segmentParts(newer.seg)], remap, lo);
+      this.deltaSegs.splice(k - 2, 2, { from: older.from, to: newer.to, seg: toSegment(parts) });
+    }
   }
 
   private ensureScratch(): void {
@@ -710,14 +739,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return path.join(this.dir, JOURNAL_FILE);
   }
 
-  private ensureIdMap(): Map<string, number> {
-    if (this.idMap) return this.idMap;
-    const map = new Map<string, number>();
-    const b = this.base;
-    for (let d = 0; d < b.n; d++) if (this.alive[d]) map.set(b.id.get(d), d);
-    for (let i = 0; i < this.delta.length; i++) if (this.alive[b.n + i]) map.set(this.delta[i]!.id, b.n + i);
-    this.idMap = map;
-    return map;
+  /** The product's current document (alive or not), or undefined. */
+  private docOf(id: string): number | undefined {
+    const d = this.deltaIds.get(id);
+    if (d !== undefined) return d;
+    const b = lookupIn(this.base.id, this.baseIdTable, id);
+    return b < 0 ? undefined : b;
   }
 
   private growDocArrays(n: number): void {
@@ -745,9 +772,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   private applyUpsert(docs: SearchDoc[]): void {
-    const map = this.ensureIdMap();
     for (const doc of docs) {
-      const old = map.get(doc.id);
+      const old = this.docOf(doc.id);
       if (old !== undefined && this.alive[old]) {
         this.alive[old] = 0;
         this.live--;
@@ -760,20 +786,19 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.categoryOf[d] = this.intern(this.categoryNames, this.categoryIds, doc.category);
       this.nameWords[d] = Math.min(255, countWords(doc.name));
       this.live++;
-      map.set(doc.id, d);
+      this.deltaIds.set(doc.id, d);
     }
   }
 
   private applyRemove(ids: string[]): void {
-    const map = this.ensureIdMap();
     for (const id of ids) {
-      const d = map.get(id);
+      const d = this.docOf(id);
       if (d === undefined) continue;
       if (this.alive[d]) {
         this.alive[d] = 0;
         this.live--;
       }
-      map.delete(id);
+      this.deltaIds.delete(id);
     }
   }
 
@@ -801,17 +826,54 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return ops;
   }
 
-  /** Every live document, base then delta, in index order. */
-  private liveDocs(): SearchDoc[] {
-    const out: SearchDoc[] = [];
-    const total = this.base.n + this.delta.length;
-    for (let d = 0; d < total; d++) if (this.alive[d]) out.push(this.docAt(d));
-    return out;
-  }
-
+  /**
+   * The full merge: the base and every delta segment become a new base of the live documents, with one segment,
+   * written as the new snapshot (which makes the journal so far redundant). It runs in the builder thread, in the
+   * write queue: searches go on from the old base and segments meanwhile; writes wait for it.
+   */
   private async compactAndPersist(): Promise<void> {
-    this.buildBase(this.liveDocs());
-    await this.persist();
+    const segs = this.segments();
+    const b = this.base;
+    const total = b.n + this.delta.length;
+    const base = {} as DocColumns;
+    const delta = {} as DocColumns;
+    for (const f of DOC_FIELDS) {
+      base[f] = columnParts(b[f], true);
+      delta[f] = columnParts(StringColumn.from(this.delta.map((doc) => doc[f])));
+    }
+    const meta = { layout: LAYOUT, brandNames: this.brandNames, categoryNames: this.categoryNames };
+    const out = await this.builder.compact(
+      {
+        base,
+        baseN: b.n,
+        delta,
+        // The base segment may be a view on the snapshot's buffer: copied, not the whole buffer.
+        segments: segs.map((seg, i) => segmentParts(seg, i === 0)),
+        alive: this.alive.slice(0, total),
+        brandOf: this.brandOf.slice(0, total),
+        categoryOf: this.categoryOf.slice(0, total),
+        nameWords: this.nameWords.slice(0, total),
+      },
+      { file: path.join(this.dir, SNAPSHOT_FILE), meta },
+    );
+    const n = out.n;
+    const cap = Math.max(1024, n);
+    this.base = { n, ...(Object.fromEntries(DOC_FIELDS.map((f) => [f, toColumn(out.columns[f])])) as Omit<BaseDocs, 'n'>) };
+    this.baseSeg = toSegment(out.segment);
+    this.baseIdTable = out.idTable;
+    this.deltaIds = new Map();
+    this.delta = [];
+    this.deltaSegs = [];
+    this.alive = new Uint8Array(cap).fill(1, 0, n);
+    this.brandOf = new Uint32Array(cap);
+    this.brandOf.set(out.brandOf);
+    this.categoryOf = new Uint32Array(cap);
+    this.categoryOf.set(out.categoryOf);
+    this.nameWords = new Uint8Array(cap);
+    this.nameWords.set(out.nameWords);
+    this.live = n;
+    // The snapshot holds everything the journal said: start a new one.
+    await writeFile(this.journalPath, '');
   }
 
   private buildBase(docs: SearchDoc[]): void {
@@ -857,37 +919,21 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.brandTokens = [];
     this.categoryTokens = [];
     this.live = n;
-    this.idMap = null;
+    this.baseIdTable = buildTable(this.base.id);
+    this.deltaIds = new Map();
   }
 
   private async persist(): Promise<void> {
     const b = this.base;
-    const s = this.baseSeg;
+    const columns = Object.fromEntries(DOC_FIELDS.map((f) => [f, columnParts(b[f])])) as DocColumns;
     await writeSnapshot(
       path.join(this.dir, SNAPSHOT_FILE),
       { layout: LAYOUT, n: b.n, brandNames: this.brandNames, categoryNames: this.categoryNames },
-      {
-        id: b.id,
-        name: b.name,
-        partNumber: b.partNumber,
-        sku: b.sku,
-        brandName: b.brandName,
-        category: b.category,
-        extra: b.extra,
-        brandOf: this.brandOf.subarray(0, b.n),
-        categoryOf: this.categoryOf.subarray(0, b.n),
-        nameWords: this.nameWords.subarray(0, b.n),
-        'words.terms': s.words.terms,
-        'words.start': s.words.start,
-        'words.docs': s.words.docs,
-        'words.fields': s.words.fields,
-        'words.table': s.words.table,
-        'codes.terms': s.codes.terms,
-        'codes.start': s.codes.start,
-        'codes.docs': s.codes.docs,
-        'codes.fields': s.codes.fields,
-        'codes.table': s.codes.table,
-      },
+      snapshotValues(
+        columns,
+        { brandOf: this.brandOf.subarray(0, b.n), categoryOf: this.categoryOf.subarray(0, b.n), nameWords: this.nameWords.subarray(0, b.n) },
+        segmentParts(this.baseSeg),
+      ),
     );
     // The snapshot holds everything the journal said: start a new one.
     await writeFile(this.journalPath, '');
@@ -932,9 +978,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.live = n;
     this.delta = [];
     this.deltaSegs = [];
-    this.idMap = null;
+    this.baseIdTable = buildTable(this.base.id);
+    this.deltaIds = new Map();
   }
 }
+
+const toSegment = (p: SegmentParts): Segment => ({ words: toVocab(p.words), codes: toVocab(p.codes) });
+const segmentParts = (s: Segment, copy = false): SegmentParts => ({ words: vocabParts(s.words, copy), codes: vocabParts(s.codes, copy) });
 
 function emptyBase(): BaseDocs {
   const e = StringColumn.from([]);

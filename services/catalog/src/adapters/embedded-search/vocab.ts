@@ -48,14 +48,7 @@ export class Vocab {
 
   /** Index of term s, or -1. */
   lookup(s: string): number {
-    const mask = this.table.length - 1;
-    let h = hashString(s) & mask;
-    for (;;) {
-      const t = this.table[h]!;
-      if (t < 0) return -1;
-      if (this.terms.equals(t, s)) return t;
-      h = (h + 1) & mask;
-    }
+    return lookupIn(this.terms, this.table, s);
   }
 
   /** First term index >= s. */
@@ -109,7 +102,20 @@ function hashColumnEntry(col: StringColumn, i: number): number {
   return h >>> 0;
 }
 
-function buildTable(terms: StringColumn): Int32Array {
+/** Index of s in a column through its hash table (buildTable), or -1. */
+export function lookupIn(column: StringColumn, table: Int32Array, s: string): number {
+  const mask = table.length - 1;
+  let h = hashString(s) & mask;
+  for (;;) {
+    const t = table[h]!;
+    if (t < 0) return -1;
+    if (column.equals(t, s)) return t;
+    h = (h + 1) & mask;
+  }
+}
+
+/** An open-addressing table (-1 = empty, size a power of two, at least twice the entries) of a column's indexes. */
+export function buildTable(terms: StringColumn): Int32Array {
   let size = 16;
   while (size < terms.size * 2) size *= 2;
   const table = new Int32Array(size).fill(-1);

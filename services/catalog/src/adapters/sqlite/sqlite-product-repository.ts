@@ -323,21 +323,36 @@ export class SqliteProductRepository implements ProductRepository {
     };
   }
 
-  /** Open (and create) the database file; `:memory:` works too. `cacheMb`: page cache (256 MB by default). */
-  static open(file: string, opts: { cacheMb?: number } = {}): SqliteProductRepository {
+  /**
+   * Open (and create) the database file; `:memory:` works too. `cacheMb`: page cache (256 MB by default); `mmapMb`:
+   * memory-mapped reads (256 MB by default). `bulkWriter`: a connection that writes large batches (the import worker):
+   * it never checkpoints on its own (its owner calls checkpoint() at a pace it chooses), since an automatic checkpoint
+   * every ~40 MB copies the same index pages back into the file again and again.
+   */
+  static open(file: string, opts: { cacheMb?: number; mmapMb?: number; bulkWriter?: boolean } = {}): SqliteProductRepository {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.pragma(`cache_size = -${(opts.cacheMb ?? 256) * 1024}`); // KiB of page cache
-    db.pragma('mmap_size = 268435456');
+    db.pragma(`mmap_size = ${(opts.mmapMb ?? 256) * 1024 * 1024}`);
     db.pragma('temp_store = MEMORY');
     // Checkpoint every ~40 MB of WAL, not 4 MB: a bulk import rewrites the same index pages many times over, and each
-    // checkpoint copies them back into the database file.
-    db.pragma('wal_autocheckpoint = 10000');
+    // checkpoint copies them back into the database file. After a checkpoint the WAL file shrinks back to 64 MB.
+    db.pragma(`wal_autocheckpoint = ${opts.bulkWriter ? 0 : 10000}`);
+    db.pragma('journal_size_limit = 67108864');
     db.exec(SCHEMA);
     return new SqliteProductRepository(db);
+  }
+
+  /**
+   * Copies the WAL back into the database file without waiting for readers (PASSIVE), for a bulkWriter connection.
+   * Returns the WAL pages it held.
+   */
+  checkpoint(): number {
+    const [r] = this.db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    return r?.log ?? 0;
   }
 
   async getById(id: string): Promise<Product | null> {
