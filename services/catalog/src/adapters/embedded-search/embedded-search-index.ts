@@ -195,7 +195,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (snap && (snap.meta as { layout?: number }).layout !== LAYOUT) return index; // older engine: rebuild
     if (snap) index.loadSnapshot(snap);
     const replayed = await index.replayJournal();
-    if (replayed > 0 && index.delta.length >= COMPACT_AFTER) await index.enqueue(() => index.compactAndPersist());
+    if (replayed > 0 && index.delta.length >= COMPACT_AFTER) {
+      // The journal keeps every change: if the merge fails, the index still opens whole, merged another time.
+      await index.enqueue(() => index.compactAndPersist()).catch((err: unknown) => console.error('embedded search: merging the index at start failed', err));
+    }
     return index;
   }
 
@@ -696,7 +699,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const lo = this.base.n + older.from;
       const remap = new Int32Array(newer.to - older.from);
       for (let i = 0; i < remap.length; i++) remap[i] = this.alive[lo + i] ? lo + i : -1;
-      const parts = await this.builder.merge([segmentParts(older.seg), segmentParts(newer.seg)], remap, lo);
+      let parts: SegmentParts;
+      try {
+        parts = await this.builder.merge([segmentParts(older.seg, true), segmentParts(newer.seg, true)], remap, lo);
+      } catch (err) {
+        // A merge only saves searches some work: without it the index is whole, with one more segment.
+        console.error('embedded search: merging two segments failed; keeping them as they are', err);
+        return;
+      }
       this.deltaSegs.splice(k - 2, 2, { from: older.from, to: newer.to, seg: toSegment(parts) });
     }
   }
@@ -847,8 +857,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
         base,
         baseN: b.n,
         delta,
-        // The base segment may be a view on the snapshot's buffer: copied, not the whole buffer.
-        segments: segs.map((seg, i) => segmentParts(seg, i === 0)),
+        // Copies, handed over to the builder thread (the base segment is also a view on the snapshot's buffer).
+        segments: segs.map((seg) => segmentParts(seg, true)),
         alive: this.alive.slice(0, total),
         brandOf: this.brandOf.slice(0, total),
         categoryOf: this.categoryOf.slice(0, total),

@@ -4,6 +4,7 @@ import type { SearchDoc } from './search-doc.ts';
 import {
   buildSegmentParts,
   compact,
+  compactionInputTransfer,
   compactionTransfer,
   mergeSegmentParts,
   segmentTransfer,
@@ -74,7 +75,7 @@ if (parentPort && (workerData as { role?: string } | undefined)?.role === ROLE) 
 export class IndexBuilder {
   private worker: Worker | null = null;
   private nextId = 0;
-  private readonly waiting = new Map<number, { job: Job; resolve: (r: never) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { job: Job; handedOver: boolean; resolve: (r: never) => void; reject: (e: Error) => void }>();
   private closed = false;
   private idleTimer: NodeJS.Timeout | null = null;
   /** Jobs done by the builder thread (logs, tests). */
@@ -86,17 +87,24 @@ export class IndexBuilder {
     return docs.length < IN_THREAD_DOCS ? runJob(job) as Promise<SegmentParts> : this.send(job);
   }
 
-  /** One segment from several over ascending ranges of documents (see mergeVocabParts). */
+  /**
+   * One segment from several over ascending ranges of documents (see mergeVocabParts). The segments and `remap` are
+   * handed over (their buffers move to the builder thread): pass copies of segments still in use.
+   */
   merge(segs: SegmentParts[], remap: Int32Array, lo: number): Promise<SegmentParts> {
     let postings = 0;
     for (const s of segs) postings += s.words.docs.length + s.codes.docs.length;
     const job: Job = { op: 'merge', segs, remap, lo };
-    return postings < IN_THREAD_POSTINGS ? runJob(job) as Promise<SegmentParts> : this.send(job);
+    if (postings < IN_THREAD_POSTINGS) return runJob(job) as Promise<SegmentParts>;
+    return this.send(job, [...segs.flatMap(segmentTransfer), remap.buffer as ArrayBuffer]);
   }
 
-  /** The full merge into a new base, written as the snapshot `snapshot.file` before it resolves. */
+  /**
+   * The full merge into a new base, written as the snapshot `snapshot.file` before it resolves. The input's buffers
+   * are handed over (one copy of the index in flight, not the two a structured clone makes): pass copies.
+   */
   compact(input: CompactionInput, snapshot: SnapshotTarget): Promise<CompactionOutput> {
-    return this.send({ op: 'compact', input, snapshot });
+    return this.send({ op: 'compact', input, snapshot }, compactionInputTransfer(input));
   }
 
   /** Ends an idle thread. */
@@ -114,15 +122,15 @@ export class IndexBuilder {
     if (w) await w.terminate();
   }
 
-  private send<T>(job: Job): Promise<T> {
+  private send<T>(job: Job, transfer: ArrayBuffer[] = []): Promise<T> {
     const worker = this.closed ? null : this.start();
     if (!worker) return runJob(job) as Promise<T>;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     return new Promise<T>((resolve, reject) => {
       const id = ++this.nextId;
-      this.waiting.set(id, { job, resolve: resolve as (r: never) => void, reject });
+      this.waiting.set(id, { job, handedOver: transfer.length > 0, resolve: resolve as (r: never) => void, reject });
       worker.ref();
-      worker.postMessage({ id, job });
+      worker.postMessage({ id, job }, transfer);
     });
   }
 
@@ -155,11 +163,15 @@ export class IndexBuilder {
     const fail = (err: Error) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      // What the thread had not finished runs here instead: the same result, only slower for searches meanwhile.
+      // A build the thread had not finished runs here instead (its documents were copied, not handed over); a merge
+      // whose buffers went with the thread fails, and the index keeps the segments it had.
       const pending = [...this.waiting.values()];
       this.waiting.clear();
       if (!this.closed) console.error('embedded search: the index builder thread stopped; finishing its work in this thread', err);
-      for (const w of pending) runJob(w.job).then(w.resolve as (r: unknown) => void, w.reject);
+      for (const w of pending) {
+        if (w.handedOver) w.reject(new Error(`index builder: the thread stopped during a ${w.job.op} (${err.message})`));
+        else runJob(w.job).then(w.resolve as (r: unknown) => void, w.reject);
+      }
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`exit ${code}`)));

@@ -197,6 +197,14 @@ export function compact(input: CompactionInput): CompactionOutput {
   };
 }
 
+/** The buffers of a compaction's input (all copies made for it), handed over to the builder thread. */
+export function compactionInputTransfer(input: CompactionInput): ArrayBuffer[] {
+  const bufs: ArrayBuffer[] = input.segments.flatMap(segmentTransfer);
+  for (const f of DOC_FIELDS) bufs.push(input.base[f].offsets.buffer as ArrayBuffer, input.delta[f].offsets.buffer as ArrayBuffer);
+  bufs.push(input.alive.buffer as ArrayBuffer, input.brandOf.buffer as ArrayBuffer, input.categoryOf.buffer as ArrayBuffer, input.nameWords.buffer as ArrayBuffer);
+  return [...new Set(bufs)];
+}
+
 export function compactionTransfer(out: CompactionOutput): ArrayBuffer[] {
   const bufs: ArrayBuffer[] = [...segmentTransfer(out.segment)];
   for (const f of DOC_FIELDS) bufs.push(out.columns[f].offsets.buffer as ArrayBuffer);

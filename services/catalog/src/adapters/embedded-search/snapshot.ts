@@ -20,11 +20,12 @@ export type SnapshotValue = Uint8Array | Uint32Array | Int32Array | StringColumn
 
 export async function writeSnapshot(file: string, meta: unknown, values: Record<string, SnapshotValue>): Promise<number> {
   const sections: Section[] = [];
-  const chunks: Buffer[] = [];
+  // Text is encoded only as it is written (one column at a time, not the whole snapshot in memory at once).
+  const chunks: (Buffer | string)[] = [];
   let offset = 0;
-  const push = (buf: Buffer) => {
-    chunks.push(buf);
-    offset += buf.length;
+  const push = (chunk: Buffer | string) => {
+    chunks.push(chunk);
+    offset += typeof chunk === 'string' ? Buffer.byteLength(chunk, 'utf8') : chunk.length;
     const pad = (ALIGN - (offset % ALIGN)) % ALIGN;
     if (pad) {
       chunks.push(Buffer.alloc(pad));
@@ -36,9 +37,8 @@ export async function writeSnapshot(file: string, meta: unknown, values: Record<
       const offsName = `${name}.offsets`;
       sections.push({ name: offsName, kind: 'u32', offset, bytes: v.offsets.byteLength });
       push(Buffer.from(v.offsets.buffer, v.offsets.byteOffset, v.offsets.byteLength));
-      const text = Buffer.from(v.text, 'utf8');
-      sections.push({ name, kind: 'str', offset, bytes: text.length, offsetsSection: offsName });
-      push(text);
+      sections.push({ name, kind: 'str', offset, bytes: Buffer.byteLength(v.text, 'utf8'), offsetsSection: offsName });
+      push(v.text);
     } else {
       const kind: ArrayKind = v instanceof Uint8Array ? 'u8' : v instanceof Int32Array ? 'i32' : 'u32';
       sections.push({ name, kind, offset, bytes: v.byteLength });
@@ -57,8 +57,19 @@ export async function writeSnapshot(file: string, meta: unknown, values: Record<
   const fh = await open(tmp, 'w');
   try {
     await fh.writev([prefix, header, Buffer.alloc(headPad)]);
-    // writev has a per-call limit on buffers; write in groups.
-    for (let i = 0; i < chunks.length; i += 64) await fh.writev(chunks.slice(i, i + 64));
+    // writev has a per-call limit on buffers; write in groups, a text section on its own once encoded.
+    const group: Buffer[] = [];
+    for (const chunk of chunks) {
+      if (typeof chunk === 'string') {
+        if (group.length) await fh.writev(group.splice(0));
+        const buf = Buffer.from(chunk, 'utf8');
+        for (let at = 0; at < buf.length; ) at += (await fh.write(buf, at, buf.length - at)).bytesWritten;
+        continue;
+      }
+      group.push(chunk);
+      if (group.length === 64) await fh.writev(group.splice(0));
+    }
+    if (group.length) await fh.writev(group);
     await fh.sync();
   } finally {
     await fh.close();
