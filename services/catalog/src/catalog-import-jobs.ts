@@ -5,7 +5,7 @@ import type { Product } from '@forgeline/contracts/products';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { ProductRepository, SearchIndex } from './ports.ts';
 import { applyRow, CatalogFileError, parseRow, readHeader, type HeaderMap, type ParsedRow } from './domain/catalog-import.ts';
-import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
+import { countTabularRows, readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
 
 /**
  * Runs catalogue imports in the background, one at a time, in batches: each batch is read from the store, compared,
@@ -159,10 +159,8 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
   try {
     job.state = 'running';
     job.startedAt = new Date().toISOString();
-    // First pass: count the rows, for an honest progress bar.
-    let rows = 0;
-    for await (const r of readTabularRows(path)) if (r.cells.some((c) => c.trim())) rows++;
-    job.total = Math.max(0, rows - 1);
+    // First pass: count the rows, for an honest progress bar (and refuse a broken file before writing anything).
+    job.total = Math.max(0, (await countTabularRows(path)) - 1);
     await save(true);
 
     let header: HeaderMap | null = null;

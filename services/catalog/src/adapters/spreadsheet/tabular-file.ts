@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 
 /**
@@ -83,6 +83,89 @@ export async function* readTabularRows(path: string, opts: { maxRows?: number } 
   else yield* readCsvRows(path, delimiter, max);
 }
 
+/**
+ * How many rows a file has that are not blank, for an import's progress bar. A CSV is counted by a quote-aware scan
+ * of its bytes (about twenty times faster than parsing it, which a 500,000-row file pays once more anyway); a file
+ * whose quoting the scan finds unsound, and an XLSX, are read through the parser, so a broken file is refused here,
+ * before anything is written, with the parser's own message.
+ */
+export async function countTabularRows(path: string): Promise<number> {
+  const { kind, delimiter } = await sniffTabularFile(path);
+  if (kind === 'csv') {
+    const scan = await scanCsvRecords(path, delimiter.charCodeAt(0));
+    if (scan.sound) return scan.rows;
+  }
+  let rows = 0;
+  for await (const r of readTabularRows(path)) if (r.cells.some((c) => c.trim())) rows++;
+  return rows;
+}
+
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/**
+ * Counts the records with any content, following RFC 4180 quoting (a field that starts with a quote runs to the
+ * closing quote, newlines included; "" is a quote). `sound` is false where the parser would refuse the file (a quote
+ * inside an unquoted field, text after a closing quote, a quote never closed) or count differently (lines ended by a
+ * lone CR).
+ */
+async function scanCsvRecords(path: string, delimiter: number): Promise<{ rows: number; sound: boolean }> {
+  let rows = 0;
+  let quoted = false;
+  let quoteSeen = false; // inside quotes, the last byte was a quote: a closing one, or the first of ""
+  let fieldStart = true;
+  let afterClose = false;
+  let content = false;
+  let afterCR = false;
+  let first = true;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const bom = first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
+    first = false;
+    for (let i = bom ? 3 : 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (afterCR && c !== LF && !quoted) return { rows, sound: false };
+      afterCR = false;
+      if (quoted) {
+        if (quoteSeen) {
+          quoteSeen = false;
+          if (c === QUOTE) continue; // "" inside quotes
+          quoted = false;
+          afterClose = true; // and c is read below, outside the quotes
+        } else {
+          if (c === QUOTE) quoteSeen = true;
+          else if (c !== SPACE && c !== TAB && c !== CR && c !== LF) content = true;
+          continue;
+        }
+      }
+      if (c === delimiter) {
+        fieldStart = true;
+        afterClose = false;
+      } else if (c === LF) {
+        if (content) rows++;
+        content = false;
+        fieldStart = true;
+        afterClose = false;
+      } else if (c === CR) {
+        afterCR = true; // the first half of a CRLF
+      } else if (c === QUOTE) {
+        if (!fieldStart) return { rows, sound: false };
+        quoted = true;
+        fieldStart = false;
+      } else {
+        if (afterClose) return { rows, sound: false };
+        fieldStart = false;
+        if (c !== SPACE && c !== TAB) content = true;
+      }
+    }
+  }
+  if (quoted && !quoteSeen) return { rows, sound: false };
+  if (content) rows++;
+  return { rows, sound: true };
+}
+
 async function* readCsvRows(path: string, delimiter: string, max: number): AsyncGenerator<TabularRow> {
   const parser = createReadStream(path).pipe(
     parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: false, info: true, max_record_size: 1024 * 1024 }),
@@ -99,16 +182,17 @@ async function* readCsvRows(path: string, delimiter: string, max: number): Async
       yield { row: record.info.lines - overcount - breaks, cells: record.record };
     }
   } catch (err) {
-    const e = err as Error & { code?: string; lines?: number };
-    if (!e.code?.startsWith('CSV_')) throw err;
+    // Every refusal of the parser (its codes are not all CSV_*: INVALID_OPENING_QUOTE is not).
+    if (!(err instanceof CsvError)) throw err;
+    const e = err as CsvError & { lines?: number };
     throw new TabularFileError(`the CSV could not be read at line ${e.lines ?? '?'}: ${csvProblem(e)}`, e.lines);
   } finally {
     parser.destroy();
   }
 }
 
-function csvProblem(e: Error & { code?: string }): string {
-  switch (e.code) {
+function csvProblem(e: CsvError): string {
+  switch (e.code as string) {
     case 'CSV_QUOTE_NOT_CLOSED':
       return 'a quoted field is never closed';
     case 'CSV_INVALID_CLOSING_QUOTE':
@@ -116,6 +200,8 @@ function csvProblem(e: Error & { code?: string }): string {
       return 'a quote closes a field in the middle of it (write a quote inside a quoted field as "")';
     case 'CSV_MAX_RECORD_SIZE':
       return 'a row is longer than 1 MB';
+    case 'INVALID_OPENING_QUOTE':
+      return 'a quote opens in the middle of a field (put the whole field in quotes, and write a quote inside it as "")';
     default:
       return e.message;
   }

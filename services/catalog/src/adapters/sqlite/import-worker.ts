@@ -22,7 +22,7 @@ import { SqliteProductRepository } from './sqlite-product-repository.ts';
 
 /** Rows per transaction in the worker (larger than in-process batches: nothing waits on the worker's thread). */
 export const IMPORT_WORKER_BATCH = 5000;
-const CHECKPOINT_ROWS = 50_000;
+const CHECKPOINT_ROWS = 100_000;
 const WORKER_NICE = 10;
 
 interface WorkerInput {
