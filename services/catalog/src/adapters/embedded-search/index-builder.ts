@@ -157,6 +157,8 @@ export class IndexBuilder {
       if (m.ok) {
         this.threadJobs++;
         w.resolve(m.result as never);
+        // A full merge leaves the thread's heap at its largest: give it back now rather than after IDLE_MS.
+        if (w.job.op === 'compact' && this.waiting.size === 0) this.retire(worker);
       }
       else w.reject(new Error(`index builder: ${m.message}`));
     });
