@@ -67,6 +67,8 @@ const errors = (...codes: number[]) =>
     ]),
   );
 const id = z.object({ id: z.string().describe('The UUID') });
+/** Optimistic concurrency: the version (ETag) the client read. */
+const ifMatch = { name: 'If-Match', in: 'header', required: true, schema: { type: 'string' } } as const;
 const admin = [{ bearer: [] }];
 
 export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSchema {
@@ -178,7 +180,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
           tags: ['Catalogue'],
           summary: 'Change fields of a part (If-Match: the ETag as read)',
           security: admin,
-          parameters: [...parameters(id, 'path'), { name: 'If-Match', in: 'header', required: true, schema: { type: 'string' } }],
+          parameters: [...parameters(id, 'path'), ifMatch],
           requestBody: body(ProductPatchSchema),
           responses: { 200: json(ProductSchema, 'The part as it is now (with its new ETag)'), ...errors(400, 401, 404, 412, 428) },
         },
@@ -216,7 +218,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
           tags: ['Quote inbox'],
           summary: 'Change status, assignee or add a note (If-Match: the version as read)',
           security: admin,
-          parameters: [...parameters(id, 'path'), { name: 'If-Match', in: 'header', required: true, schema: { type: 'string' } }],
+          parameters: [...parameters(id, 'path'), ifMatch],
           requestBody: body(InboxPatchSchema),
           responses: { 200: json(InboxDetailSchema, 'The request as it is now'), ...errors(400, 401, 404, 409, 428) },
         },
