@@ -6,12 +6,16 @@ import { ADMIN_EMAIL, mailedCode, signInAsAdmin } from './support/admin-sign-in.
  * as a newcomer running `npm start` would read it.
  */
 
-const SESSION_KEY = 'forgeline.adminSession';
+/** The session cookie as the browser holds it (the test can read it; the page's scripts cannot). */
+async function sessionCookie(page: Page) {
+  return (await page.context().cookies()).find((c) => c.name === 'fl_admin') ?? null;
+}
 
-/** The stored admin session (localStorage), read in the page. */
-async function storedSession(page: Page): Promise<{ token?: string } | null> {
-  const raw = (await page.evaluate(`localStorage.getItem(${JSON.stringify(SESSION_KEY)})`)) as string | null;
-  return raw ? (JSON.parse(raw) as { token?: string }) : null;
+/** What any script on the page could read: cookies it can see and both storages, as text. */
+async function readableByScripts(page: Page): Promise<string> {
+  return (await page.evaluate(
+    '[document.cookie, JSON.stringify(Object.entries(localStorage)), JSON.stringify(Object.entries(sessionStorage))].join("\\n")',
+  )) as string;
 }
 
 const emailInput = (page: Page) => page.getByLabel('Email');
@@ -71,44 +75,54 @@ test('signs in with the mailed code, sees the three tabs and the product list, a
   await page.getByRole('tab', { name: 'Bulk Upload' }).click();
   await expect(page.getByRole('tab', { name: 'Bulk Upload' })).toHaveAttribute('aria-selected', 'true');
 
-  // The session survives a reload while unexpired.
+  // The session is an HttpOnly, SameSite=Strict cookie that no script on the page can read, and nothing is stored.
+  const cookie = await sessionCookie(page);
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+  const token = cookie!.value;
+  expect(await readableByScripts(page)).not.toContain(token);
+  expect(await readableByScripts(page)).not.toMatch(/adminSession/);
+
+  // The session survives a reload through the cookie.
   await page.reload();
   await expect(page.getByRole('tab', { name: 'Product Upload' })).toBeVisible();
+  await expect(page.getByTestId('admin-email')).toHaveText(ADMIN_EMAIL);
 
-  const token = (await storedSession(page))?.token;
-  expect(token).toBeTruthy();
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
   await expect(emailInput(page)).toHaveValue(ADMIN_EMAIL);
   await expect(otpInput(page)).toHaveCount(0);
-  expect(await storedSession(page)).toBeNull();
+  await expect.poll(() => sessionCookie(page)).toBeNull();
 
-  // Logout revoked it on the server too: the old token no longer opens admin routes.
+  // Logout ended it on the server too: the old token no longer opens admin routes, and a reload shows the login.
   const after = await page.request.get('/api/admin/products', { headers: { authorization: `Bearer ${token}` } });
   expect(after.status()).toBe(401);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
 });
 
 test('a session revoked behind the panel\'s back sends it to the login screen with "Session Expired"', async ({ page }) => {
   await signInAsAdmin(page);
-  const token = (await storedSession(page))?.token;
-  const out = await page.request.post('/api/admin/auth/logout', { headers: { authorization: `Bearer ${token}` } });
-  expect(out.status()).toBe(200);
+  const token = (await sessionCookie(page))!.value;
+  // Ended elsewhere (another tab, a script with the token): this context keeps its cookie.
+  const out = await fetch(new URL('/api/admin/auth/logout', page.url()), { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  expect(out.status).toBe(200);
 
   // The next admin call (a product search) gets 401.
   await page.getByPlaceholder('Search products by name, SKU or part number...').fill('pump');
   await expect(page.getByText('Session Expired')).toBeVisible();
   await expect(page.getByText('Please log in again')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
-  expect(await storedSession(page)).toBeNull();
 });
 
-test('a stored session past its expiry is dropped on load', async ({ page }) => {
+test('an unknown session cookie, or a token an older panel left in localStorage, signs no one in (and the token is wiped)', async ({ page }) => {
   await page.goto('/admin');
-  const stale = { token: 'stale-token', email: ADMIN_EMAIL, expiresAt: '2020-01-01T00:00:00.000Z' };
-  await page.evaluate(`localStorage.setItem(${JSON.stringify(SESSION_KEY)}, ${JSON.stringify(JSON.stringify(stale))})`);
+  await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  const legacy = { token: 'stale-token', email: ADMIN_EMAIL, expiresAt: '2099-01-01T00:00:00.000Z' };
+  await page.evaluate(`localStorage.setItem('forgeline.adminSession', ${JSON.stringify(JSON.stringify(legacy))})`);
+  await page.context().addCookies([{ name: 'fl_admin', value: 'not-a-session', url: page.url(), httpOnly: true, sameSite: 'Strict' }]);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
-  expect(await storedSession(page)).toBeNull();
+  expect(await readableByScripts(page)).not.toContain('stale-token');
 });
 
 test('admin routes refuse a request without a token at the gateway', async ({ request }) => {

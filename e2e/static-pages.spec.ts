@@ -99,7 +99,7 @@ test('a product page answers the first request with its own head tags and preloa
   const ld = [...head.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
   expect(ld.map((d) => d['@type'])).toEqual(['Product', 'BreadcrumbList']);
   expect(ld[0].sku).toBe(product.sku);
-  const preload = /<script>window\.__PRELOADED_PRODUCT__=(.*?)<\/script>/.exec(head);
+  const preload = /<script type="application\/json" id="__PRELOADED_PRODUCT__">(.*?)<\/script>/.exec(head);
   expect(JSON.parse(preload![1]!).id).toBe(product.id);
 
   const missing = await request.get('/products/00000000-0000-4000-8000-000000000000/nothing', { headers: { accept: 'text/html' } });

@@ -8,7 +8,7 @@ declare const window: Record<string, unknown> & {
   dispatchEvent(event: unknown): boolean;
 };
 declare const navigator: { share?: unknown; clipboard: { readText(): Promise<string> } };
-declare const document: { documentElement: { scrollWidth: number } };
+declare const document: { documentElement: { scrollWidth: number }; getElementById(id: string): unknown };
 declare const PopStateEvent: new (type: string) => unknown;
 
 /**
@@ -111,7 +111,7 @@ test.describe('every route renders its heading', () => {
     test.skip(!html.includes('__PRELOADED_PRODUCT__'), 'the gateway does not preload product data');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(a.name);
     expect(fetched).toEqual([]);
-    await expect.poll(() => page.evaluate(() => '__PRELOADED_PRODUCT__' in window)).toBe(false);
+    await expect.poll(() => page.evaluate(() => document.getElementById('__PRELOADED_PRODUCT__') === null)).toBe(true);
 
     // A later product is fetched as usual.
     await page.evaluate((path) => {
@@ -194,7 +194,7 @@ test('a server-rendered category page turns into the app with the same cards, wi
   await expect(page.getByRole('link', { name: new RegExp(list.products[0]!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first()).toBeVisible();
   await expect(page.getByText(`Showing ${list.products.length}`)).toBeVisible();
   await expect(page.getByRole('listitem')).not.toHaveCount(0);
-  await expect.poll(() => page.evaluate(() => '__PRELOADED_QUERIES__' in window)).toBe(false);
+  await expect.poll(() => page.evaluate(() => document.getElementById('__PRELOADED_QUERIES__') === null)).toBe(true);
   // The app's category screen has mounted (it sets this title; the server's <title> reads differently).
   await expect(page).toHaveTitle(/Page 1 of \d+/);
   expect(listRequests).toEqual([]);

@@ -8,28 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { z } from 'zod';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as Compose;
-
-interface ComposeService {
-  image?: string;
-  command?: string[] | string;
-  restart?: string;
-  build?: { context: string; dockerfile?: string; target?: string; args?: Record<string, string> };
-  environment?: Record<string, string | number | boolean | null>;
-  healthcheck?: { test: string[] | string };
-  ports?: string[];
-  volumes?: string[];
-  container_name?: string;
-  depends_on?: Record<string, { condition: string }>;
-}
-interface Compose {
-  services: Record<string, ComposeService>;
-  volumes?: Record<string, unknown>;
-}
+import { compose, envOf, root } from './compose-file.ts';
 
 /** The node services: where their config schema lives and the adapters compose must choose. */
 const NODE_SERVICES: Record<string, { config: string; production: string[]; oneShot?: boolean; extraEnv?: string[] }> = {
@@ -50,24 +30,30 @@ const BACKING = ['mongo', 'meilisearch', 'redis', 'minio', 'mailpit'];
 /** Read by service-kit itself rather than a service schema. */
 const KIT_ENV = ['HOST'];
 
-/** `${NAME:-default}` becomes its default: compose must come up without an .env file. */
-function interpolate(value: string): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (whole, name: string, fallback?: string) => {
-    if (fallback === undefined) throw new Error(`${whole} has no default`);
-    return fallback;
-  });
-}
-
-function envOf(name: string): Record<string, string> {
-  const env = compose.services[name]!.environment ?? {};
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, interpolate(String(v ?? ''))]));
-}
-
 async function schemaOf(file: string): Promise<z.ZodObject> {
   const mod = (await import(path.join(root, file))) as Record<string, unknown>;
   const schema = Object.values(mod).find((v): v is z.ZodObject => v instanceof z.ZodObject);
   if (!schema) throw new Error(`${file} exports no zod object schema`);
   return schema;
+}
+
+/** Every `getmeili/meilisearch:<tag>` a test file names (the testcontainers image), by file. */
+function testedMeiliImages(): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/\.test\.ts$/.test(entry.name) && file !== fileURLToPath(import.meta.url)) {
+        for (const m of fs.readFileSync(file, 'utf8').matchAll(/['"`](getmeili\/meilisearch:[\w.-]+)['"`]/g)) {
+          found.set(path.relative(root, file), m[1]!);
+        }
+      }
+    }
+  };
+  for (const top of ['services', 'packages', 'gateway', 'test']) walk(path.join(root, top));
+  return found;
 }
 
 function stagesOf(dockerfile: string): string[] {
@@ -161,14 +147,29 @@ describe('docker-compose.yml', () => {
   it('health-checks every long-running container, the node services on /readyz', () => {
     for (const [name, svc] of Object.entries(compose.services)) {
       if (NODE_SERVICES[name]?.oneShot) {
+        // Exempt: it serves nothing and exits; what waits for it waits for its completion.
         expect(svc.restart, `${name} runs once`).toBe('no');
+        expect(svc.healthcheck, `${name} runs once`).toBeUndefined();
         continue;
       }
-      expect(svc.healthcheck?.test, `${name}: healthcheck`).toBeTruthy();
+      const test = svc.healthcheck?.test;
+      expect(test, `${name}: healthcheck`).toBeTruthy();
+      // A command, not ["NONE"] (compose's way of turning the image's own check off) nor `disable: true`.
+      expect(Array.isArray(test) ? test[0] : 'CMD-SHELL', `${name}: healthcheck runs a command`).toMatch(/^CMD(-SHELL)?$/);
+      expect(Array.isArray(test) ? test.slice(1).join(' ').trim() : String(test).trim(), `${name}: healthcheck command`).not.toBe('');
+      expect(svc.healthcheck!.disable, `${name}: healthcheck disabled`).not.toBe(true);
       if (name in NODE_SERVICES) {
         expect(JSON.stringify(svc.healthcheck!.test), name).toContain(`:${envOf(name).PORT}/readyz`);
       }
     }
+  });
+
+  it('runs the Meilisearch version the adapter tests run against', () => {
+    const image = compose.services.meilisearch!.image!;
+    expect(image).toMatch(/^getmeili\/meilisearch:v\d+\.\d+/);
+    const used = testedMeiliImages();
+    expect(used.size, 'a test starts Meilisearch through testcontainers').toBeGreaterThan(0);
+    for (const [file, tested] of used) expect(image, `${file} tests ${tested}`).toBe(tested);
   });
 
   it('keeps data in declared named volumes', () => {

@@ -4,6 +4,15 @@ import tailwindcss from '@tailwindcss/vite';
 import { beasties } from 'vite-plugin-beasties';
 import { HERO_BADGE, heroSlides } from '../packages/site-config/src/hero-slides.ts';
 import { siteConfig } from '../packages/site-config/src/site.ts';
+// The inline scripts' code is fixed text there: the Content-Security-Policy allows them by hash (security-headers.ts).
+import {
+  FONT_LOADER_SCRIPT,
+  HERO_PRELOAD_SCRIPT,
+  HERO_SHELL_SCRIPT,
+  ROUTE_PRELOAD_SCRIPT,
+  type RoutePreloadApi,
+  type RoutePreloadEntry,
+} from '../packages/service-kit/src/page-scripts.ts';
 
 const backend = process.env.VITE_BACKEND_URL ?? 'http://127.0.0.1:8080';
 
@@ -18,12 +27,7 @@ function heroPreload(): Plugin {
     transformIndexHtml() {
       if (!first) return [];
       const srcset = `${first.image.replace(/\.webp$/, '-800.webp')} 800w, ${first.image} 1600w`;
-      const code =
-        `if(location.pathname==='/'&&!/[?&]search=/.test(location.search)){var l=document.createElement('link');` +
-        `l.rel='preload';l.as='image';l.href=${JSON.stringify(first.image)};` +
-        `l.setAttribute('imagesrcset',${JSON.stringify(srcset)});l.setAttribute('imagesizes','100vw');` +
-        `l.setAttribute('fetchpriority','high');document.head.appendChild(l)}`;
-      return [{ tag: 'script', children: code, injectTo: 'head' }];
+      return [{ tag: 'script', attrs: { 'data-href': first.image, 'data-srcset': srcset }, children: HERO_PRELOAD_SCRIPT, injectTo: 'head' }];
     },
   };
 }
@@ -33,21 +37,13 @@ function heroPreload(): Plugin {
  * run, and a listing's data only after that. A tiny head script looks at the address and modulepreloads the route's
  * chunks, and for category and brand listings preloads the first API response (same URL and credentials mode as
  * api-client.ts's fetch, so the app's request is answered from the preload), all in parallel with the entry script.
+ * The script (ROUTE_PRELOAD_SCRIPT) is fixed; this build's routes and chunks are its data-routes attribute.
  */
 function routePreload(): Plugin {
-  const routes: { re: string; entry: string; api?: string }[] = [
-    {
-      re: '^/category/([^/]+)(?:/([^/]+))?/?$',
-      entry: 'src/features/categories/components/category-page.tsx',
-      // get-category-products.ts: withQuery('/api/products', { category, brand, limit: 75, offset })
-      api: `var q=new URLSearchParams();q.set('category',d(m[1]));if(m[2])q.set('brand',d(m[2]));q.set('limit','75');q.set('offset',String((pg-1)*75));a('/api/products?'+q)`,
-    },
-    {
-      re: '^/brands-available/([^/]+)/?$',
-      entry: 'src/features/brands/components/brand-page.tsx',
-      // get-brand-products.ts: withQuery(`/api/brands/${encodeURIComponent(brand)}/products`, { page, limit: 75 })
-      api: `a('/api/brands/'+encodeURIComponent(d(m[1]))+'/products?page='+pg+'&limit=75')`,
-    },
+  const routes: { re: string; entry: string; api?: RoutePreloadApi }[] = [
+    // The listing's first page of data too: the URLs are built in page-scripts.ts as the app's fetchers build them.
+    { re: '^/category/([^/]+)(?:/([^/]+))?/?$', entry: 'src/features/categories/components/category-page.tsx', api: 'category' },
+    { re: '^/brands-available/([^/]+)/?$', entry: 'src/features/brands/components/brand-page.tsx', api: 'brand' },
     { re: '^/products(?:/|$)', entry: 'src/app/routes/product-route.tsx' },
     { re: '^/categories/?$', entry: 'src/features/categories/components/browse-by-brand-page.tsx' },
     { re: '^/catalog/?$', entry: 'src/features/catalog/components/gallery-page.tsx' },
@@ -73,24 +69,14 @@ function routePreload(): Plugin {
           for (const i of c?.imports ?? []) walk(i, into);
         };
         if (entry) walk(entry.fileName, inEntry);
-        const cases = routes.map((r) => {
+        const table = routes.map((r): RoutePreloadEntry => {
           const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(r.entry));
           if (!chunk) throw new Error(`route-preload: no chunk for ${r.entry}`);
           const files = new Set<string>();
           walk(chunk.fileName, files);
-          const list = [...files].filter((f) => !inEntry.has(f)).map((f) => `/${f}`);
-          return `if(m=new RegExp(${JSON.stringify(r.re)}).exec(p)){${JSON.stringify(list)}.forEach(j);${r.api ?? ''}}`;
+          return [r.re, [...files].filter((f) => !inEntry.has(f)).map((f) => `/${f}`), r.api ?? ''];
         });
-        const code =
-          `(function(){var p=location.pathname,m,h=document.head,d=decodeURIComponent,` +
-          `n=Number(new URLSearchParams(location.search).get('page')),pg=Number.isInteger(n)&&n>=1?n:1;` +
-          // j(): on a page the gateway server-rendered, the app starts late (gateway/src/seo/ssr.ts): hold the chunks for it.
-          `function j(u){if(document.documentElement.hasAttribute('data-ssr')){(window.__lateModules=window.__lateModules||[]).push(u);return}` +
-          `var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;h.appendChild(l)}` +
-          // a(): not on a page the gateway server-rendered (<html data-ssr>): its listing data is already in the page.
-          `function a(u){if(document.documentElement.hasAttribute('data-ssr'))return;var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='use-credentials';l.href=u;h.appendChild(l)}` +
-          `try{${cases.join('else ')}}catch(e){}})()`;
-        return [{ tag: 'script', children: code, injectTo: 'head' }];
+        return [{ tag: 'script', attrs: { 'data-routes': JSON.stringify(table) }, children: ROUTE_PRELOAD_SCRIPT, injectTo: 'head' }];
       },
     },
   };
@@ -108,21 +94,11 @@ function routePreload(): Plugin {
  * JavaScript a <noscript> style switches them on at once (font-display: swap).
  */
 function fontLoader(): Plugin {
-  const code =
-    `(function(){var d=document.documentElement,k='forgeline-fonts',done=0;` +
-    `try{if(sessionStorage.getItem(k)){d.setAttribute('data-fonts','');d.setAttribute('data-fonts-ready','');return}}catch(e){}` +
-    `function go(){if(done)return;done=1;var f=document.fonts;if(!f||!f.load)return;` +
-    `f.load('1em Inter').then(function(){return Promise.all([f.load('700 1em "Barlow Condensed"'),f.load('800 1em "Barlow Condensed"')])})` +
-    `.then(function(){d.setAttribute('data-fonts-ready','');try{sessionStorage.setItem(k,'1')}catch(e){}},function(){})}` +
-    // Once the app has taken over (its JavaScript goes first: it makes the page's buttons work), or 5 s in.
-    `function app(){if(d.getAttribute('data-app')==='ready')setTimeout(go,0)}` +
-    `try{new MutationObserver(app).observe(d,{attributes:true,attributeFilter:['data-app']})}catch(e){}` +
-    `setTimeout(go,5000)})()`;
   return {
     name: 'forgeline-font-loader',
     transformIndexHtml() {
       return [
-        { tag: 'script', children: code, injectTo: 'head-prepend' },
+        { tag: 'script', children: FONT_LOADER_SCRIPT, injectTo: 'head-prepend' },
         { tag: 'noscript', children: '<style>:root{--font-sans:var(--font-sans-brand);--font-display:var(--font-display-brand)}</style>', injectTo: 'head' },
       ];
     },
@@ -154,9 +130,7 @@ function heroShell(): string {
     `<p class="mt-8 inline-flex items-center gap-2 rounded-full border border-white/25 bg-white/10 px-4 py-2 text-sm font-semibold text-white backdrop-blur">` +
     `<span class="size-4"></span>${esc(HERO_BADGE)}</p>` +
     `</div></div></div>`;
-  const show =
-    `if(location.pathname==='/'&&!/[?&]search=/.test(location.search)){var t=document.getElementById('hero-shell');t.replaceWith(t.content)}`;
-  return `<template id="hero-shell">${hero}</template><script>${show}</script>`;
+  return `<template id="hero-shell">${hero}</template><script>${HERO_SHELL_SCRIPT}</script>`;
 }
 
 /**

@@ -3,19 +3,30 @@ import path from 'node:path';
 import http, { type ClientRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import compression from 'compression';
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
+import { GATEWAY_ASSERTION_HEADER } from '@forgeline/contracts/admin-access';
 import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
 import { HttpError } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
+import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
 import type { EdgeCache } from './edge-cache.ts';
 import { buildOpenApiDocument, renderApiDocsHtml } from '@forgeline/contracts/openapi';
 import { matchRoute, type ServiceName } from './routes.ts';
+import { createSecurityHeaders, type SecurityHeaders } from './security-headers.ts';
+import { failureKind, isIdempotent, toReplicaPool, type ReplicaPool } from './replica-pool.ts';
 
 export interface GatewayDeps {
   logger: Logger;
-  services: Record<ServiceName, string>;
+  /**
+   * Each service's replicas: a base URL, a comma-separated list or array of them, or a pool shared with the gateway's
+   * own calls (main.ts), so a replica the proxy found dead is skipped by page reads too.
+   */
+  services: Record<ServiceName, string | readonly string[] | ReplicaPool>;
+  /** For pools made here from URLs: how long a failed replica is left alone, and the connect timeout (replica-pool.ts). */
+  replicaRetryAfterMs?: number;
+  upstreamConnectTimeoutMs?: number;
   upstreamTimeoutMs: number;
   uploadTimeoutMs: number;
   /** Folder of the built web app, or '' to serve no pages (compose: nginx serves them). */
@@ -30,6 +41,10 @@ export interface GatewayDeps {
   checkServices?: boolean;
   /** Keeps the public reads services mark shareable (s-maxage); serve with `withEdgeCache`. */
   edgeCache?: EdgeCache;
+  /** Gateway replicas (REDIS_URL): an admin's change through this one empties every replica's edge cache. */
+  edgeCacheClears?: ClearChannel;
+  /** Strict-Transport-Security on every response: the site is served over https (main.ts: PUBLIC_URL). */
+  hsts?: boolean;
 }
 
 const serviceLabel: Record<ServiceName, string> = {
@@ -39,11 +54,53 @@ const serviceLabel: Record<ServiceName, string> = {
   media: 'media',
 };
 
-type TimedRequest = Request & { gatewayTimedOut?: boolean };
+/** A proxied request's way through a service's replicas: where it is now, where it has been. */
+interface UpstreamState {
+  replica: string;
+  tried: Set<string>;
+  /** The replica began its answer: from here nothing is retried. */
+  responded?: boolean;
+  /** No byte of the body has left the gateway yet (it waits in the client's stream until the connection is up). */
+  bodyHeld?: boolean;
+  /** Express's next, for the retry (the proxy is called again from its error handler). */
+  next: NextFunction;
+}
+type TimedRequest = Request & { gatewayTimedOut?: boolean; upstream?: UpstreamState };
 
-function createServiceProxy(service: ServiceName, target: string, timeoutMs: number, logger: Logger, edgeCache?: EdgeCache): RequestHandler {
-  return createProxyMiddleware<Request>({
-    target,
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'TRACE']);
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+function answerJson(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
+  // Its own reason phrase: a service that began an answer and broke off may have left its own ("Bad Request").
+  res.writeHead(status, http.STATUS_CODES[status], { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Every replica of the service failed or is marked down: 503, and when to ask again. */
+function answerUnavailable(res: ServerResponse, service: ServiceName, pool: ReplicaPool, requestId: unknown) {
+  const message = `The ${serviceLabel[service]} service is unavailable: none of its ${pool.urls.length} replicas answered. Please try again shortly.`;
+  answerJson(res, 503, { message, requestId }, { 'retry-after': String(Math.ceil(pool.retryAfterMs / 1000)) });
+}
+
+/**
+ * One service's proxy over its replicas. A request goes to the next live replica (round-robin). When that one refuses
+ * the connection or takes none in time, the request (whatever its method: none of it has left) goes to the next one
+ * and the replica is marked down (replica-pool.ts); when the connection breaks before any byte of an answer, only a
+ * GET or HEAD goes on. A request that was sent with a body, or whose answer had begun, is never sent again: 502, as
+ * with a single URL. A slow answer is a 504. None left: 503.
+ */
+function createServiceProxy(
+  service: ServiceName,
+  pool: ReplicaPool,
+  timeoutMs: number,
+  logger: Logger,
+  edgeCache?: EdgeCache,
+  upload = false,
+): RequestHandler {
+  const proxy: RequestHandler = createProxyMiddleware<Request>({
+    target: pool.urls[0],
+    router: (req: TimedRequest) => req.upstream?.replica ?? pool.urls[0],
     xfwd: true,
     // Reuse connections to the services: a new TCP connection per request costs more than the request.
     agent: new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 }),
@@ -56,70 +113,141 @@ function createServiceProxy(service: ServiceName, target: string, timeoutMs: num
           req.gatewayTimedOut = true;
           proxyReq.destroy(new Error(`no answer within ${timeoutMs} ms`));
         });
+        // A replica that takes no connection within the connect timeout is one that failed: the next one is tried.
+        const socket = proxyReq.socket;
+        const up = req.upstream;
+        if (pool.failsOver && up && socket?.connecting) {
+          const timer = setTimeout(() => {
+            proxyReq.destroy(Object.assign(new Error(`no connection within ${pool.connectTimeoutMs} ms`), { code: 'ECONNECTTIMEOUT' }));
+          }, pool.connectTimeoutMs);
+          // A body (an upload too) stays in the client's stream until the connection is up, not buffered here: if the
+          // replica refuses, nothing of it is gone and the next replica gets it whole. Once it flows it is sent.
+          up.bodyHeld = hasBody(req) && proxyReq.writableLength === 0;
+          if (up.bodyHeld) req.unpipe(proxyReq);
+          socket.once('connect', () => {
+            clearTimeout(timer);
+            if (!up.bodyHeld) return;
+            up.bodyHeld = false;
+            req.pipe(proxyReq);
+          });
+          proxyReq.once('close', () => clearTimeout(timer));
+        }
+        // Node holds a request's head until its first body bytes; an upload's goes at once, so the service can refuse
+        // a declared size over its limit (413) or a bad session before a byte of a 2 GB body crosses.
+        if (upload) proxyReq.flushHeaders();
       },
-      proxyRes: (proxyRes: IncomingMessage, req: TimedRequest) => edgeCache?.offer(req, proxyRes),
+      proxyRes: (proxyRes: IncomingMessage, req: TimedRequest) => {
+        if (req.upstream) req.upstream.responded = true;
+        edgeCache?.offer(req, proxyRes);
+      },
       error: (err: NodeJS.ErrnoException, req: TimedRequest, res: ServerResponse | Socket) => {
+        const up = req.upstream;
+        const replica = up?.replica ?? pool.urls[0]!;
         const timedOut = req.gatewayTimedOut === true;
-        const status = timedOut ? 504 : 502;
-        const message = timedOut
-          ? `The ${serviceLabel[service]} service did not answer in time. Please try again.`
-          : `The ${serviceLabel[service]} service is unavailable right now. Please try again shortly.`;
-        logger.error({ requestId: req.id, service, target, url: req.url, code: err.code, err: err.message }, 'upstream failed');
+        const kind = timedOut ? 'other' : failureKind(err);
+        if (kind === 'not-sent') pool.markDown(replica, err.code ?? err.message);
         if (!('writeHead' in res)) {
           res.destroy();
           return;
         }
-        if (res.headersSent) {
+        if (res.headersSent || res.writableEnded) {
           res.end();
           return;
         }
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ message, requestId: req.id }));
+        const again =
+          pool.failsOver && up && !up.responded && (kind === 'not-sent' ? !hasBody(req) || up.bodyHeld === true : kind === 'reset' && isIdempotent(req.method));
+        if (again) {
+          const nextReplica = pool.pick(up.tried);
+          if (nextReplica) {
+            logger.warn({ requestId: req.id, service, replica, next: nextReplica, url: req.url, code: err.code, err: err.message }, 'upstream replica failed; request sent to the next one');
+            up.tried.add(nextReplica);
+            up.replica = nextReplica;
+            proxy(req, res as ServerResponse as never, up.next);
+            return;
+          }
+          logger.error({ requestId: req.id, service, tried: [...up.tried], url: req.url, code: err.code, err: err.message }, 'upstream failed: no replica left');
+          answerUnavailable(res, service, pool, req.id);
+          return;
+        }
+        const status = timedOut ? 504 : 502;
+        const message = timedOut
+          ? `The ${serviceLabel[service]} service did not answer in time. Please try again.`
+          : `The ${serviceLabel[service]} service is unavailable right now. Please try again shortly.`;
+        logger.error({ requestId: req.id, service, target: replica, url: req.url, code: err.code, err: err.message }, 'upstream failed');
+        answerJson(res, status, { message, requestId: req.id });
       },
     },
   });
+  return (req, res, next) => {
+    const r = req as TimedRequest;
+    const replica = pool.pick();
+    if (!replica) {
+      logger.error({ requestId: req.id, service, url: req.url }, 'upstream failed: every replica is marked down');
+      answerUnavailable(res, service, pool, req.id);
+      return;
+    }
+    r.upstream = { replica, tried: new Set([replica]), next };
+    proxy(req, res, next);
+  };
 }
 
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { logger } = deps;
-  const services = Object.entries(deps.services) as [ServiceName, string][];
+  const services = (Object.entries(deps.services) as [ServiceName, GatewayDeps['services'][ServiceName]][]).map(
+    ([name, value]) =>
+      [name, toReplicaPool(value, name, logger, { retryAfterMs: deps.replicaRetryAfterMs, connectTimeoutMs: deps.upstreamConnectTimeoutMs })] as const,
+  );
+  const isReady = (url: string) =>
+    fetch(new URL('/readyz', url), { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
   const app = createServiceApp({
     name: 'gateway',
     logger,
+    // Ready when every service has a replica that says it is ready.
     ready: deps.checkServices
       ? async () => {
-          const results = await Promise.all(
-            services.map(([, url]) =>
-              fetch(new URL('/readyz', url), { signal: AbortSignal.timeout(2_000) }).then(
-                (r) => r.ok,
-                () => false,
-              ),
-            ),
-          );
+          const results = await Promise.all(services.map(async ([, pool]) => (await Promise.all(pool.urls.map(isReady))).some(Boolean)));
           return results.every(Boolean);
         }
       : undefined,
     jsonLimit: false, // bodies stream through to the services untouched
   });
+  // CSP, frame, referrer and other security headers on every response (security-headers.ts); withEdgeCache too.
+  const securityHeaders = createSecurityHeaders({ hsts: deps.hsts ?? false });
+  app.locals.securityHeaders = securityHeaders;
+  app.use(securityHeaders);
+  // A body on a method that takes none is refused: no route reads one, and passed on, Node would send it to the service
+  // without its chunked framing (a reset or hung request, a 502). Closed after, so no unread byte is taken for a request.
+  app.use((req, res, next) => {
+    if (!hasBody(req) || !BODYLESS_METHODS.has(req.method)) return next();
+    res.setHeader('connection', 'close');
+    next(new HttpError(400, `${req.method} requests take no body`));
+  });
   // gzip for pages, scripts and JSON (the entry bundle drops from ~400 kB to ~125 kB on the wire).
   app.use(compression());
 
   const proxies = new Map<string, RequestHandler>();
-  for (const [service, url] of services) {
-    proxies.set(service, createServiceProxy(service, url, deps.upstreamTimeoutMs, logger, deps.edgeCache));
-    proxies.set(`${service}:upload`, createServiceProxy(service, url, deps.uploadTimeoutMs, logger, deps.edgeCache));
+  for (const [service, pool] of services) {
+    proxies.set(service, createServiceProxy(service, pool, deps.upstreamTimeoutMs, logger, deps.edgeCache));
+    proxies.set(`${service}:upload`, createServiceProxy(service, pool, deps.uploadTimeoutMs, logger, deps.edgeCache, true));
   }
 
   // An admin's change to the catalogue or its images (an upload, a product edit) may change any cached read. Other
   // writes do not: a buyer's quote request, a parts-list match (a read sent as POST, open to anyone), the inbox.
   const edgeCache = deps.edgeCache;
   if (edgeCache) {
+    const clears = deps.edgeCacheClears;
+    clears?.onClear(() => edgeCache.clear());
     app.use((req, res, next) => {
       const rule = matchRoute(req.path);
       const changesReads = rule?.admin === true && (rule.service === 'catalog' || rule.service === 'media');
       if (changesReads && req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
         res.once('finish', () => {
-          if (res.statusCode < 400) edgeCache.clear();
+          if (res.statusCode >= 400) return;
+          edgeCache.clear();
+          clears?.announce();
         });
       }
       next();
@@ -155,7 +283,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     const rule = matchRoute(req.path);
     if (!rule) return next();
     const proxy = proxies.get(rule.upload ? `${rule.service}:upload` : rule.service)!;
-    if (rule.admin && deps.adminAuth) {
+    delete req.headers[GATEWAY_ASSERTION_HEADER]; // only the admin check below may speak for an admin
+    // The sign-in routes are open, but a logout by cookie still gets the cross-site check there.
+    if ((rule.admin || rule.prefix === '/api/admin/auth') && deps.adminAuth) {
       deps.adminAuth(req, res, (err?: unknown) => (err ? next(err) : proxy(req, res, next)));
       return;
     }
@@ -168,7 +298,10 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
 /** The gateway's request listener: cached public reads are answered before Express sees them. */
 export function withEdgeCache(app: Express, edgeCache: EdgeCache): RequestListener {
+  const securityHeaders = app.locals.securityHeaders as SecurityHeaders;
+  const none = () => {};
   return (req, res) => {
+    securityHeaders(req, res, none); // set once: Express's copy of the middleware skips a response that has them
     if (!edgeCache.serve(req, res)) app(req, res);
   };
 }

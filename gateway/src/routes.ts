@@ -8,6 +8,8 @@ export interface RouteRule {
   admin?: boolean;
   /** Uploads: longer timeout. */
   upload?: boolean;
+  /** API keys may call it with `<keyScope>:read` (GET, HEAD) or `<keyScope>:write` (the rest); without it, keys get 403. */
+  keyScope?: 'catalog' | 'quotes';
 }
 
 /**
@@ -21,16 +23,20 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/subcategories', service: 'catalog' },
   { prefix: '/api/testimonials', service: 'catalog' },
   { prefix: '/api/parts', service: 'catalog' },
+  { prefix: '/api/fitment', service: 'catalog' },
   { prefix: '/media/generated', service: 'catalog' },
-  { prefix: '/api/admin/products', service: 'catalog', admin: true },
-  { prefix: '/api/admin/search-products-by-code', service: 'catalog', admin: true },
-  // The seller's catalogue: imports (files up to 150 MB), their status and errors, the export.
-  { prefix: '/api/admin/catalog', service: 'catalog', admin: true, upload: true },
+  { prefix: '/api/admin/products', service: 'catalog', admin: true, keyScope: 'catalog' },
+  { prefix: '/api/admin/search-products-by-code', service: 'catalog', admin: true, keyScope: 'catalog' },
+  // The seller's catalogue: imports (files up to 180 MB), their status and errors, the export.
+  { prefix: '/api/admin/catalog', service: 'catalog', admin: true, upload: true, keyScope: 'catalog' },
   { prefix: '/api/quote-requests', service: 'quotes' },
   { prefix: '/api/captcha', service: 'quotes' },
   { prefix: '/api/contact', service: 'quotes' },
   { prefix: '/api/admin/auth', service: 'auth' },
-  { prefix: '/api/admin/quotes', service: 'quotes', admin: true },
+  { prefix: '/api/admin/quotes', service: 'quotes', admin: true, keyScope: 'quotes' },
+  // Staff only (a key never manages keys or reads the audit log): the auth service checks that too.
+  { prefix: '/api/admin/api-keys', service: 'auth', admin: true },
+  { prefix: '/api/admin/audit', service: 'auth', admin: true },
   { prefix: '/api/admin', service: 'media', admin: true, upload: true },
   { prefix: '/media', service: 'media' },
 ];

@@ -14,19 +14,18 @@ import type { CatalogImportJob } from '../../packages/contracts/src/catalog-admi
 import { CATALOG_COLUMNS, exportRow } from '../../services/catalog/src/domain/catalog-import.ts';
 import { generateProducts } from '../../services/catalog/src/seed/generate.ts';
 import { repoRoot, startStack } from '../lib/stack.ts';
+import { benchCatalogue } from './lib/bench-catalogue.ts';
+import { gatewayAssertionHeaders } from '../../packages/service-kit/src/gateway-assertion.ts';
 import { fmt, percentile } from './lib/stats.ts';
 
 const STORE = 500_000;
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 500_000);
-const source = path.join(repoRoot, 'data', 'bench-500k');
+const shared = benchCatalogue(STORE);
+const source = shared.dataDir;
 const dataDir = path.join(repoRoot, 'data', 'bench-import');
 
 // The store: a fresh copy of the shared 500,000-part catalogue (seeded by the first benchmark that needs it).
-if (!fs.existsSync(path.join(source, 'catalog.sqlite'))) {
-  console.log('Seeding data/bench-500k first (once)...');
-  const seeding = await startStack({ dataDir: source, port: 0, seedProducts: STORE, quiet: true, env: { LOG_LEVEL: 'warn' } });
-  await seeding.stop();
-}
+await shared.ensureSeeded();
 fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
 for (const f of ['catalog.sqlite', 'catalog-search', '.service-token']) {
@@ -130,7 +129,7 @@ try {
   const form = new FormData();
   form.append('file', await fs.openAsBlob(file), 'import.csv');
   const started = performance.now();
-  const res = await fetch(`${catalog}/api/admin/catalog/imports`, { method: 'POST', body: form, headers: { 'x-admin-email': 'bench@example.com' } });
+  const res = await fetch(`${catalog}/api/admin/catalog/imports`, { method: 'POST', body: form, headers: await gatewayAssertionHeaders(stack.env.SERVICE_TOKEN!, 'bench@example.com') });
   const { id } = (await res.json()) as { id: string };
   if (res.status !== 202) throw new Error(`import answered ${res.status}`);
   const accepted = performance.now() - started;
@@ -138,7 +137,7 @@ try {
   let job: CatalogImportJob | null = null;
   const poll = (async () => {
     for (;;) {
-      job = (await (await fetch(`${catalog}/api/admin/catalog/imports/${id}`)).json()) as CatalogImportJob;
+      job = (await (await fetch(`${catalog}/api/admin/catalog/imports/${id}`, { headers: await gatewayAssertionHeaders(stack.env.SERVICE_TOKEN!, 'bench@example.com') })).json()) as CatalogImportJob;
       if (!['queued', 'running'].includes(job.state)) return;
       await new Promise((r) => setTimeout(r, 500));
     }

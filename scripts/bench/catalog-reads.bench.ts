@@ -10,15 +10,15 @@
  * The catalogue is seeded once into data/bench-500k by `seed-cli` (timed; the time is kept in
  * seed-timing.json and printed on later runs) and reused.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Subcategory } from '@forgeline/contracts/products';
 import { DEFAULT_SEED, stableUuid } from '../../services/catalog/src/seed/generate.ts';
-import { repoRoot, startStack } from '../lib/stack.ts';
+import { startStack } from '../lib/stack.ts';
+import { benchCatalogue, listTotals } from './lib/bench-catalogue.ts';
 import { runLoad, type LoadResult } from './lib/load.ts';
-import { fmt } from './lib/stats.ts';
+import { fmt, machineLoad } from './lib/stats.ts';
 
 const products = Number(process.env.BENCH_CATALOG_PRODUCTS ?? 500_000);
 const seconds = Number(process.env.BENCH_CATALOG_SECONDS ?? 10);
@@ -31,62 +31,7 @@ const directSeconds = Number(process.env.BENCH_CATALOG_DIRECT_SECONDS ?? 5);
 const warmupSeconds = Number(process.env.BENCH_CATALOG_WARMUP_SECONDS ?? 3);
 /** Pages a visitor plausibly reaches by clicking: 1 to this (deep pages get their own row). */
 const SHALLOW_PAGES = 20;
-const label = products % 1000 === 0 ? `${products / 1000}k` : String(products);
-const dataDir = path.join(repoRoot, 'data', `bench-${label}`);
-const timingFile = path.join(dataDir, 'seed-timing.json');
-
-interface SeedTiming {
-  products: number;
-  seconds: number;
-  writeSeconds?: number;
-  indexSeconds?: number;
-  at: string;
-}
-
-/** Seed once; a folder without the timing file is a half-made seed and is made again. */
-async function ensureSeeded(): Promise<SeedTiming & { cached: boolean }> {
-  if (fs.existsSync(timingFile)) {
-    const t = JSON.parse(fs.readFileSync(timingFile, 'utf8')) as SeedTiming;
-    if (t.products === products) return { ...t, cached: true };
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.mkdirSync(dataDir, { recursive: true });
-  console.log(`Seeding ${products.toLocaleString('en-US')} products into ${path.relative(repoRoot, dataDir)} (once; later runs reuse it)...`);
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/seed-cli.ts', '--products', String(products)], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let summary: { writeSeconds?: number; indexSeconds?: number } = {};
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      try {
-        const rec = JSON.parse(line) as { msg?: string; writeSeconds?: number; indexSeconds?: number };
-        if (rec.msg?.startsWith('products written') || rec.msg?.startsWith('search index')) console.log(`  ${rec.msg}`);
-        if (rec.writeSeconds !== undefined) summary = rec;
-      } catch {
-        console.log(`  ${line}`);
-      }
-    }
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`seed-cli exited with ${code}`);
-  const timing: SeedTiming = {
-    products,
-    seconds: (performance.now() - started) / 1000,
-    writeSeconds: summary.writeSeconds,
-    indexSeconds: summary.indexSeconds,
-    at: new Date().toISOString(),
-  };
-  fs.writeFileSync(timingFile, JSON.stringify(timing, null, 2));
-  return { ...timing, cached: false };
-}
+const { dataDir, ensureSeeded } = benchCatalogue(products);
 
 const randInt = (n: number) => Math.floor(Math.random() * n);
 const pick = <T>(xs: T[]): T => xs[randInt(xs.length)]!;
@@ -95,6 +40,7 @@ interface Scenario {
   name: string;
   note: string;
   nextPath: () => string;
+  headers?: Record<string, string>;
 }
 
 interface Row extends Omit<LoadResult, 'latencies'> {
@@ -104,7 +50,7 @@ interface Row extends Omit<LoadResult, 'latencies'> {
 
 async function measure(base: string, scenario: Scenario, connections: number, seconds: number): Promise<Row> {
   const example = scenario.nextPath();
-  const { latencies: _, ...load } = await runLoad({ url: base, connections, seconds, nextPath: scenario.nextPath });
+  const { latencies: _, ...load } = await runLoad({ url: base, connections, seconds, nextPath: scenario.nextPath, headers: scenario.headers });
   return { scenario, example, ...load };
 }
 
@@ -114,14 +60,7 @@ let failed = false;
 try {
   const subs = (await (await fetch(`${stack.url}/api/subcategories`)).json()) as Subcategory[];
   if (!Array.isArray(subs) || subs.length === 0) throw new Error('the catalogue has no subcategories');
-  const categories = new Map<string, number>();
-  const brands = new Map<string, number>();
-  for (const s of subs) {
-    categories.set(s.categorySlug, (categories.get(s.categorySlug) ?? 0) + s.productCount);
-    brands.set(s.brandSlug, (brands.get(s.brandSlug) ?? 0) + s.productCount);
-  }
-  const categoryList = [...categories.entries()];
-  const brandList = [...brands.entries()];
+  const { categories: categoryList, brands: brandList } = listTotals(subs);
   const page = (total: number, perPage: number, maxPage = SHALLOW_PAGES) => 1 + randInt(Math.max(1, Math.min(maxPage, Math.ceil(total / perPage))));
 
   const scenarios: Scenario[] = [
@@ -160,6 +99,41 @@ try {
       nextPath: () => `/api/catalog/products?limit=48&offset=${(page(products, 48, Infinity) - 1) * 48}`,
     },
     {
+      name: 'category + brand, any page',
+      note: `as the category + brand row, any page of the pair (deep pages start from the list's anchors)`,
+      nextPath: () => {
+        const s = pick(subs);
+        return `/api/products?category=${s.categorySlug}&brand=${s.brandSlug}&limit=75&offset=${(page(s.productCount, 75, Infinity) - 1) * 75}`;
+      },
+    },
+    {
+      name: 'category, any page',
+      note: 'as the category row, any page',
+      nextPath: () => {
+        const [slug, total] = pick(categoryList);
+        return `/api/products?category=${slug}&limit=75&offset=${(page(total, 75, Infinity) - 1) * 75}`;
+      },
+    },
+    {
+      name: 'brand, any page',
+      note: 'as the brand row, any page',
+      nextPath: () => {
+        const [slug, total] = pick(brandList);
+        return `/api/brands/${slug}/products?page=${page(total, 75, Infinity)}&limit=75`;
+      },
+    },
+    {
+      name: 'subcategories, uncached',
+      note: '/api/subcategories with Cache-Control: no-cache (past the edge cache to the catalog every time)',
+      nextPath: () => '/api/subcategories',
+      headers: { 'cache-control': 'no-cache', 'accept-encoding': 'gzip' },
+    },
+    {
+      name: 'floor: /healthz',
+      note: "the gateway's own cheapest answer, in the same run: what any route costs at the least",
+      nextPath: () => '/healthz',
+    },
+    {
       name: 'product page',
       note: `/api/products/{id}, any of the ${products.toLocaleString('en-US')} products`,
       nextPath: () => `/api/products/${stableUuid(`forgeline-product:${DEFAULT_SEED}:${randInt(products)}`)}`,
@@ -184,8 +158,7 @@ try {
   if (warmupSeconds > 0) for (const s of scenarios) await measure(stack.url, s, 10, warmupSeconds);
   console.log(`(warm-up took ${fmt((performance.now() - started) / 1000)} s)`);
 
-  const load = () => os.loadavg().map((n) => n.toFixed(1)).join(' / ');
-  const loadBefore = load();
+  const loadBefore = machineLoad();
   const rows: Row[] = [];
   for (const s of scenarios) rows.push(await measure(stack.url, s, connections, seconds));
   const baseline: Row[] = [];
@@ -193,7 +166,7 @@ try {
   const direct: Row[] = [];
   const catalogUrl = stack.serviceUrls.catalog;
   if (directSeconds > 0 && catalogUrl) for (const s of scenarios) direct.push(await measure(catalogUrl, s, connections, directSeconds));
-  const loadAfter = load();
+  const loadAfter = machineLoad();
   await new Promise((r) => setTimeout(r, 1_000)); // let the last in-flight requests finish before the stack stops
 
   console.log(

@@ -20,6 +20,7 @@ import yazl from 'yazl';
 import type { ProductListResponse } from '@forgeline/contracts/products';
 import type { BulkZipResult, MediaJobStatus } from '@forgeline/contracts/media';
 import { freePort } from '@forgeline/test-support/net';
+import { gatewayAssertionHeaders } from '../../packages/service-kit/src/gateway-assertion.ts';
 import { repoRoot, startStack } from '../lib/stack.ts';
 
 const skuCount = Number(process.env.BENCH_MEDIA_SKUS ?? 1000);
@@ -173,7 +174,7 @@ async function run(workers: number): Promise<RunResult> {
     form.append('zip', await fs.openAsBlob(zipFile, { type: 'application/zip' }), 'bulk.zip');
     const cpuBefore = workerProcs.map((w) => cpuSeconds(w.pid!));
     const t0 = performance.now();
-    const res = await fetch(`http://127.0.0.1:${apiPort}/api/admin/upload-bulk-zip`, { method: 'POST', body: form });
+    const res = await fetch(`http://127.0.0.1:${apiPort}/api/admin/upload-bulk-zip`, { method: 'POST', body: form, headers: await gatewayAssertionHeaders(stack.env.SERVICE_TOKEN!, 'bench@example.com') });
     const result = (await res.json()) as BulkZipResult;
     if (!res.ok) throw new Error(`upload answered ${res.status}: ${JSON.stringify(result)}`);
     const t1 = performance.now();
@@ -181,7 +182,7 @@ async function run(workers: number): Promise<RunResult> {
     let late: number[] = [];
     let status: MediaJobStatus;
     for (;;) {
-      status = (await (await fetch(`http://127.0.0.1:${apiPort}/api/admin/media-jobs/${result.jobId}`)).json()) as MediaJobStatus;
+      status = (await (await fetch(`http://127.0.0.1:${apiPort}/api/admin/media-jobs/${result.jobId}`, { headers: await gatewayAssertionHeaders(stack.env.SERVICE_TOKEN!, 'bench@example.com') })).json()) as MediaJobStatus;
       const rss = workerProcs.map((w) => procStatus(w.pid!, 'VmRSS'));
       if (early.length === 0 && status.progress >= 10) early = rss;
       if (status.progress >= 90 && status.progress < 100) late = rss;

@@ -45,6 +45,8 @@ export interface Stack {
   dataDir: string;
   env: Record<string, string>;
   serviceUrls: Record<string, string>;
+  /** Each process now: its pid and how often it was started again after dying (tests assert none died). */
+  processes: () => { name: string; pid: number | undefined; restarts: number }[];
   stop: () => Promise<void>;
 }
 
@@ -58,7 +60,7 @@ function serviceToken(dataDir: string): string {
 }
 
 const levelNames: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
-const colours = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m', '\x1b[91m'];
+export const colours = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m', '\x1b[91m'];
 
 /** Pino's JSON lines, made readable with the process name in front. */
 function formatLine(name: string, colour: string, raw: string): { text: string; level: number } {
@@ -82,7 +84,7 @@ function formatLine(name: string, colour: string, raw: string): { text: string; 
   }
 }
 
-function pipeLogs(child: ChildProcess, name: string, colour: string, opts: StackOptions, tail: string[]) {
+export function pipeLogs(child: ChildProcess, name: string, colour: string, opts: StackOptions, tail: string[]) {
   const write = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
@@ -102,7 +104,7 @@ function pipeLogs(child: ChildProcess, name: string, colour: string, opts: Stack
   }
 }
 
-async function waitReady(url: string, child: ChildProcess, name: string, tail: string[], timeoutMs: number) {
+export async function waitReady(url: string, child: ChildProcess, name: string, tail: string[], timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -135,7 +137,15 @@ function newestMtime(target: string): number {
 /** Build the web app when its sources are newer than the last build (a fresh clone always builds once). */
 export function ensureWebBuilt(log: (line: string) => void = console.log): void {
   const built = path.join(repoRoot, 'web/dist/index.html');
-  const sources = ['web/src', 'web/index.html', 'web/public', 'web/vite.config.ts', 'packages/site-config/src', 'packages/contracts/src'];
+  const sources = [
+    'web/src',
+    'web/index.html',
+    'web/public',
+    'web/vite.config.ts',
+    'packages/site-config/src',
+    'packages/contracts/src',
+    'packages/service-kit/src/page-scripts.ts', // index.html's inline scripts (allowed by their hashes in the CSP)
+  ];
   const newestSource = Math.max(...sources.map((s) => newestMtime(path.join(repoRoot, s))));
   if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newestSource) return;
   log('Building the web app (vite build)...');
@@ -143,10 +153,12 @@ export function ensureWebBuilt(log: (line: string) => void = console.log): void 
   // Build beside dist and swap it in, so a running gateway (or a parallel build) never sees half a build.
   const dist = path.join(repoRoot, 'web/dist');
   const fresh = `${dist}.building-${process.pid}`;
+  // A production build whoever asks (a test runner sets NODE_ENV=test, which would make React's dev JSX runtime).
+  const buildEnv = { ...process.env, NODE_ENV: 'production' };
   const result = spawnSync(
     process.execPath,
     [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', fresh, '--emptyOutDir'],
-    { cwd: path.join(repoRoot, 'web'), stdio: 'inherit' },
+    { cwd: path.join(repoRoot, 'web'), stdio: 'inherit', env: buildEnv },
   );
   // The server-rendering bundle the gateway uses for category and product pages, in a dot folder it never serves.
   const ssr =
@@ -154,7 +166,7 @@ export function ensureWebBuilt(log: (line: string) => void = console.log): void 
       ? spawnSync(
           process.execPath,
           [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--ssr', 'src/entry-server.tsx', '--outDir', path.join(fresh, '.ssr')],
-          { cwd: path.join(repoRoot, 'web'), stdio: 'inherit' },
+          { cwd: path.join(repoRoot, 'web'), stdio: 'inherit', env: buildEnv },
         )
       : result;
   if (result.status !== 0 || ssr.status !== 0) {
@@ -168,7 +180,7 @@ export function ensureWebBuilt(log: (line: string) => void = console.log): void 
   log(`Web app built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
-function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry), ...args], {
     cwd: repoRoot,
     env,
@@ -197,7 +209,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...opts.env,
   };
   const baseEnv = { ...process.env, ...env };
-  const children: { name: string; child: ChildProcess }[] = [];
+  const children: { name: string; child: ChildProcess; restarts?: number }[] = [];
   let stopping = false;
 
   const stop = async () => {
@@ -223,7 +235,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
    * exit code and started again (at most 5 times a minute, so a crash loop stops and says so).
    */
   async function launch(name: string, entry: string, env: NodeJS.ProcessEnv, colour: string, url: string, timeoutMs: number) {
-    const slot = { name, child: spawnTs(entry, [], env) };
+    const slot = { name, child: spawnTs(entry, [], env), restarts: 0 };
     children.push(slot);
     const restarts: number[] = [];
     const watch = (child: ChildProcess, tail: string[]) => {
@@ -240,6 +252,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         write(`[${name}] exited unexpectedly (${signal ?? `code ${code}`}); starting it again`);
         setTimeout(() => {
           if (stopping) return;
+          slot.restarts++;
           slot.child = spawnTs(entry, [], env);
           watch(slot.child, []);
         }, 1_000);
@@ -270,7 +283,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     );
     const url = `http://127.0.0.1:${gatewayPort}`;
     await launch('gateway', 'gateway/src/main.ts', { ...baseEnv, PORT: String(gatewayPort) }, colours[4]!, url, 60_000);
-    return { url, dataDir, env, serviceUrls, stop };
+    const processes = () => children.map((c) => ({ name: c.name, pid: c.child.pid, restarts: c.restarts ?? 0 }));
+    return { url, dataDir, env, serviceUrls, processes, stop };
   } catch (err) {
     await stop();
     throw err;

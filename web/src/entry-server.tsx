@@ -4,7 +4,7 @@
  * The gateway reads a page's data and this renders the whole app for that address (header, page, footer) with the
  * app's own route table, providers and components, so the HTML is a working page from its first byte: links, the
  * header search form, pagination links, the quote link and the no-JavaScript quote form. The browser then hydrates
- * it (main.tsx: hydrateRoot) with the same data (window.__PRELOADED_QUERIES__), so React attaches to this HTML
+ * it (main.tsx: hydrateRoot) with the same data (the page's #__PRELOADED_QUERIES__ data block), so React attaches to this HTML
  * instead of drawing the page again: nothing moves, and what the visitor typed or scrolled stays.
  *
  * Built by `vite build --ssr` into web/dist/.ssr/entry-server.js (a dot folder the static server never serves).
@@ -74,6 +74,6 @@ export async function renderPage(url: string, data: PageData): Promise<RenderedP
     </StrictMode>,
   );
   client.clear();
-  // The product itself travels as window.__PRELOADED_PRODUCT__ (spec section 2); lists go in the query cache.
+  // The product itself travels in its own data block (#__PRELOADED_PRODUCT__, spec section 2); lists go in the query cache.
   return { html, queries: data.kind === 'product' ? [] : queries };
 }

@@ -6,15 +6,18 @@ import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/co
 import {
   BrandProductsResponseSchema,
   ProductListResponseSchema,
-  ProductSchema,
+  ProductDetailSchema,
   SubcategoryListSchema,
   type BrandProductsResponse,
-  type Product,
+  type ProductDetail,
   type ProductListResponse,
   type Subcategory,
 } from '@forgeline/contracts/products';
+import type { Response } from 'undici';
 import { SitemapProductsResponseSchema, type SitemapProductsResponse } from '@forgeline/contracts/sitemap';
 import type { z } from 'zod';
+import type { Logger } from '@forgeline/service-kit/logger';
+import { toReplicaPool, type ReplicaPool } from '../replica-pool.ts';
 
 /** The catalog answered, but not with what we need (404 → `notFound`). */
 export class CatalogReadError extends Error {
@@ -32,7 +35,9 @@ export class CatalogReadError extends Error {
 }
 
 export interface CatalogReaderOptions {
-  catalogUrl: string;
+  /** The catalog's replicas: a URL (list), or the pool the proxy uses (a replica found dead there is skipped here). */
+  catalogUrl: string | ReplicaPool;
+  logger: Logger;
   serviceToken?: string;
   /** Page reads; a slow catalog must not hold a visitor's first paint. */
   timeoutMs: number;
@@ -41,6 +46,7 @@ export interface CatalogReaderOptions {
 }
 
 export function createCatalogReader(o: CatalogReaderOptions) {
+  const catalog = toReplicaPool(o.catalogUrl, 'catalog', o.logger);
   async function get<S extends z.ZodType>(
     path: string,
     schema: S,
@@ -54,7 +60,8 @@ export function createCatalogReader(o: CatalogReaderOptions) {
     }
     let res: Response;
     try {
-      res = await fetch(new URL(path, o.catalogUrl), { headers, signal: AbortSignal.timeout(opts.timeoutMs ?? o.timeoutMs) });
+      // Reads: one whose replica dies before answering is asked of the next replica.
+      res = await catalog.fetch(path, { headers, signal: AbortSignal.timeout(opts.timeoutMs ?? o.timeoutMs) });
     } catch (err) {
       const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : String((err as Error)?.message ?? err);
       throw new CatalogReadError(`GET ${path}: ${reason}`, null);
@@ -80,8 +87,9 @@ export function createCatalogReader(o: CatalogReaderOptions) {
   };
 
   return {
-    product: (id: string, requestId?: string): Promise<Product> =>
-      get(`/api/products/${encodeURIComponent(id)}`, ProductSchema, { requestId }),
+    /** With `replacedBy`, so the page says what replaced a superseded part from its first paint. */
+    product: (id: string, requestId?: string): Promise<ProductDetail> =>
+      get(`/api/products/${encodeURIComponent(id)}`, ProductDetailSchema, { requestId }),
     /** One listing page, asked exactly as the web app asks for it (so both share the catalog's cached answer). */
     categoryProducts: (category: string, brand: string | undefined, page: { limit: number; offset: number }, requestId?: string): Promise<ProductListResponse> =>
       get(`/api/products?${q({ category, brand, limit: page.limit, offset: page.offset })}`, ProductListResponseSchema, { requestId }),

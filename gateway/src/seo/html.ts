@@ -24,7 +24,10 @@ export interface HeadTags {
   jsonLd: unknown[];
   /** The page's LCP image, fetched at high priority before the app's JavaScript has run. */
   preloadImages?: { href: string; srcset?: string; sizes?: string }[];
-  /** Inline script assignments, e.g. { __PRELOADED_PRODUCT__: product }. */
+  /**
+   * Data for the app by element id, as JSON data blocks (`<script type="application/json" id=…>`, never executed), e.g.
+   * { [PRELOADED_PRODUCT_ID]: product }.
+   */
   preload?: Record<string, unknown>;
 }
 
@@ -53,9 +56,9 @@ export function renderHeadTags(tags: HeadTags): string {
     lines.push(`<link rel="preload" as="image" href="${escapeHtml(img.href)}"${set} fetchpriority="high">`);
   }
   for (const item of tags.jsonLd) lines.push(`<script type="application/ld+json">${scriptSafeJson(item)}</script>`);
-  for (const [name, value] of Object.entries(tags.preload ?? {})) {
-    if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`Bad preload variable name: ${name}`);
-    lines.push(`<script>window.${name}=${scriptSafeJson(value)}</script>`);
+  for (const [id, value] of Object.entries(tags.preload ?? {})) {
+    if (!/^[A-Za-z_][\w-]*$/.test(id)) throw new Error(`Bad preload id: ${id}`);
+    lines.push(`<script type="application/json" id="${id}">${scriptSafeJson(value)}</script>`);
   }
   return lines.join('\n    ');
 }

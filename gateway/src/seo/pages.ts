@@ -1,6 +1,7 @@
 /** What each storefront route says about itself in <head>. Pure: data in, HeadTags out. */
 import type { Product } from '@forgeline/contracts/products';
 import { categoryPath, productPath, titleFromSlug } from '@forgeline/contracts/slug';
+import { PRELOADED_PRODUCT_ID } from '@forgeline/contracts/ssr';
 import { heroSlides } from '@forgeline/site-config/hero-slides';
 import { policies, type PolicyKind } from '@forgeline/site-config/policies';
 import type { SiteConfig } from '@forgeline/site-config/site';
@@ -257,9 +258,25 @@ export function productHead(ctx: PageContext, product: Product): PageHead {
   const images = (product.images.length ? product.images : product.imageUrl ? [product.imageUrl] : []).map((i) => absolute(ctx, i));
   const code = product.partNumber || product.sku;
   const title = `${product.name}${code && !product.name.includes(code) ? ` (${code})` : ''} | ${brand} | ${site.name}`;
-  const description =
+  // The numbers a buyer may search with (old ones it supersedes, other makers'): in the description and the JSON-LD,
+  // so a web search for an old number finds today's part.
+  const otherNumbers = [
+    ...(product.replaces?.length ? [`Replaces ${product.replaces.join(', ')}.`] : []),
+    ...(product.crossReferences?.length ? [`Cross-reference: ${product.crossReferences.map((x) => `${x.brand} ${x.partNumber}`).join(', ')}.`] : []),
+  ].join(' ');
+  const baseDescription =
     product.description.trim() ||
     `${product.name}, part number ${code}, ${brand} ${product.category} part. ${product.availability}. Request a quote from ${site.name}: worldwide shipping to ${site.stats.countries} countries.`;
+  const description = otherNumbers ? `${otherNumbers} ${baseDescription}` : baseDescription;
+  const additionalProperty = [
+    ...(product.replaces ?? []).map((n) => ({ '@type': 'PropertyValue', name: 'Replaces part number', value: n })),
+    ...(product.crossReferences ?? []).map((x) => ({ '@type': 'PropertyValue', name: `${x.brand} part number`, value: x.partNumber })),
+    ...(product.fits ?? []).map((f) => ({
+      '@type': 'PropertyValue',
+      name: 'Fits',
+      value: `${f.make} ${f.model}${f.serialFrom || f.serialTo ? ` (serial ${f.serialFrom ?? ''}-${f.serialTo ?? ''})` : ''}`,
+    })),
+  ];
   const categoryUrlPath = categoryPath(product.category);
   return {
     status: 200,
@@ -287,6 +304,7 @@ export function productHead(ctx: PageContext, product: Product): PageHead {
           description: clip(description, 5000),
           url,
           ...(images.length ? { image: images } : {}),
+          ...(additionalProperty.length ? { additionalProperty } : {}),
         },
         breadcrumbs(ctx, [
           { name: 'Home', path: '/' },
@@ -296,7 +314,7 @@ export function productHead(ctx: PageContext, product: Product): PageHead {
         ]),
       ],
       preloadImages: product.images[0] || product.imageUrl ? [productImagePreload((product.images[0] || product.imageUrl)!)] : [],
-      preload: { __PRELOADED_PRODUCT__: product },
+      preload: { [PRELOADED_PRODUCT_ID]: product },
     },
   };
 }

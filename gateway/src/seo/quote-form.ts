@@ -15,6 +15,8 @@ import { productPath } from '@forgeline/contracts/slug';
 import type { QuoteFormState } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { CatalogReader } from './catalog-reader.ts';
+import type { Response as UpstreamResponse } from 'undici';
+import type { ReplicaPool } from '../replica-pool.ts';
 
 export const QUOTE_FORM_PATH = '/quote-request';
 
@@ -25,7 +27,8 @@ const KEPT = ['customerName', 'customerEmail', 'customerPhone', 'customerCountry
 const UNAVAILABLE = 'We could not send your request just now. Nothing was lost: please try again in a minute, or ask on WhatsApp.';
 
 export interface QuoteFormOptions {
-  quotesUrl?: string;
+  /** The quotes service's replicas; absent: the form says it cannot send. */
+  quotes?: ReplicaPool;
   catalog: CatalogReader;
   logger: Logger;
   renderDocument: (req: Request, url: URL, quote?: QuoteFormState) => Promise<{ status: number; html: string } | null>;
@@ -67,9 +70,9 @@ export function createQuoteForm(o: QuoteFormOptions) {
 
   /** A new security check for the form; null when the quotes service cannot give one (the form says so). */
   async function captcha(req: Request): Promise<Captcha | null> {
-    if (!o.quotesUrl) return null;
+    if (!o.quotes) return null;
     try {
-      const res = await fetch(new URL('/api/captcha', o.quotesUrl), { headers: onBehalfOf(req), signal: AbortSignal.timeout(timeoutMs) });
+      const res = await o.quotes.fetch('/api/captcha', { headers: onBehalfOf(req), signal: AbortSignal.timeout(timeoutMs) });
       if (!res.ok) {
         await res.body?.cancel();
         o.logger.warn({ status: res.status }, 'quote form: no security check from the quotes service');
@@ -106,11 +109,12 @@ export function createQuoteForm(o: QuoteFormOptions) {
       res.send(doc?.html ?? `<!doctype html><title>Quote request</title><p>${errors?.[0]?.message ?? UNAVAILABLE}</p>`);
     };
 
-    if (!o.quotesUrl) return again(503, [{ field: '', message: UNAVAILABLE }]);
+    if (!o.quotes) return again(503, [{ field: '', message: UNAVAILABLE }]);
     if (!form.captchaToken) return again(400, [{ field: 'captchaAnswer', message: 'Please solve the security check.' }]);
-    let upstream: globalThis.Response;
+    let upstream: UpstreamResponse;
     try {
-      upstream = await fetch(new URL('/api/quote-requests', o.quotesUrl), {
+      // Not idempotent: sent again only when it never reached a replica (a second quote request would be a duplicate).
+      upstream = await o.quotes.fetch('/api/quote-requests', {
         method: 'POST',
         headers: { ...onBehalfOf(req), 'content-type': 'application/json' },
         body: JSON.stringify({

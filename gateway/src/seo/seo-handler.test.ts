@@ -43,7 +43,7 @@ const headOf = (html: string) => html.slice(0, html.indexOf('</head>'));
 const jsonLd = (html: string) =>
   [...headOf(html).matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
 const preloaded = (html: string) => {
-  const m = /<script>window\.__PRELOADED_PRODUCT__=([\s\S]*?)<\/script>/.exec(html);
+  const m = /<script type="application\/json" id="__PRELOADED_PRODUCT__">([\s\S]*?)<\/script>/.exec(html);
   return m ? (JSON.parse(m[1]!) as Product) : null;
 };
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
@@ -146,7 +146,7 @@ describe('SEO handler (real catalog, real gateway)', () => {
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('</script><script>alert');
     expect(html).not.toContain('<!-- "Co"');
-    // Exactly our scripts: two JSON-LD blocks, the preload and the app's module script.
+    // Exactly our scripts: two JSON-LD blocks, the product's data block and the app's module script.
     expect(headOf(html).match(/<script\b/g)).toHaveLength(4);
     expect(headOf(html).match(/<\/script>/g)).toHaveLength(4);
     expect(headOf(html)).toContain('<title>Valve &#60;/script&#62;&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#60;!-- &#34;Co&#34;');

@@ -21,14 +21,16 @@ import { injectHead } from './html.ts';
 import { brandHead, cardImagePreload, categoryHead, goneHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
 import { createQuoteForm } from './quote-form.ts';
+import { toReplicaPool, type ReplicaPool } from '../replica-pool.ts';
 import { createSsrRenderer, createStylesheetReader, injectApp, type PageData, type SsrRenderer } from './ssr.ts';
 
 export interface SeoHandlerOptions {
   /** Folder holding the built index.html. */
   webDistDir: string;
-  catalogUrl: string;
+  /** The catalog's replicas (a URL, a list, or the pool the proxy uses). */
+  catalogUrl: string | ReplicaPool;
   /** The quotes service: the no-JavaScript quote form's security check and POST /quote-request. */
-  quotesUrl?: string;
+  quotesUrl?: string | ReplicaPool;
   /** Public origin for canonical URLs and sitemaps (PUBLIC_URL). */
   publicUrl: string;
   logger: Logger;
@@ -63,6 +65,7 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
   const ctx: PageContext = { site: o.site ?? siteConfig, publicUrl };
   const catalog: CatalogReader = createCatalogReader({
     catalogUrl: o.catalogUrl,
+    logger: o.logger,
     serviceToken: o.serviceToken,
     timeoutMs: o.fetchTimeoutMs ?? 1500,
     sitemapTimeoutMs: 30_000,
@@ -238,7 +241,9 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     if (html === null) return null;
     try {
       const head = await headFor(req, url, quote);
-      const rendered = head.data ? await ssr.render(`${url.pathname}${url.search}`, head.data, requestIdOf(req)) : null;
+      // One leading slash: `/x/..//` resolves to `//`, which the renderer's URL parsing would take for a host.
+      const page = `${url.pathname.replace(/^\/+/, '/')}${url.search}`;
+      const rendered = head.data ? await ssr.render(page, head.data, requestIdOf(req)) : null;
       const withHead = injectHead(html, head.tags);
       return { status: head.status, html: rendered ? injectApp(withHead, rendered, await stylesheet(html)) : withHead };
     } catch (err) {
@@ -247,7 +252,7 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     }
   }
 
-  const quoteForm = createQuoteForm({ quotesUrl: o.quotesUrl, catalog, logger: o.logger, renderDocument });
+  const quoteForm = createQuoteForm({ quotes: o.quotesUrl ? toReplicaPool(o.quotesUrl, 'quotes', o.logger) : undefined, catalog, logger: o.logger, renderDocument });
 
   const isNavigation = (req: Request) => req.accepts(['html', 'json']) === 'html';
 
@@ -261,7 +266,8 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
       res.send(html);
       return;
     }
-    const doc = await renderDocument(req, new URL(req.originalUrl, 'http://page.local'));
+    // Appended, not resolved: a path starting `//` would be read as another host (and fail as one).
+    const doc = await renderDocument(req, new URL(`http://page.local${req.originalUrl}`));
     if (!doc) return next();
     res.status(doc.status).send(doc.html);
   }

@@ -14,6 +14,8 @@ import { createApp as createCatalogApp } from '../../../services/catalog/src/app
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
 import { startSeoGateway } from './test-gateway.ts';
+import { APP_START_SCRIPT } from '@forgeline/service-kit/page-scripts';
+import { cspDirectives, scriptHash } from '@forgeline/service-kit/security-headers';
 import { injectApp, ROOT_END, ROOT_START } from './ssr.ts';
 
 const logger = createLogger('ssr-test', 'silent');
@@ -64,11 +66,14 @@ describe('injectApp', () => {
     const out = injectApp(withPreload, app('<h1>x</h1>'), null);
     expect(out).not.toContain('<script type="module"');
     expect(out).not.toContain('rel="modulepreload"');
-    const loader = /<script>(\(function\(\)\{[\s\S]*?)<\/script><\/body>/.exec(out);
-    expect(loader?.[1]).toContain('"/assets/index-abc.js"');
-    expect(loader?.[1]).toContain('["/assets/react-1.js"].concat(w.__lateModules||[])');
-    expect(loader?.[1]).toContain("'largest-contentful-paint'");
-    expect(loader?.[1]).toContain("addEventListener('load',");
+    // The loader is the fixed script the Content-Security-Policy allows by hash; the build's files are its attributes.
+    const loader = /<script data-entry="([^"]*)" data-preloads="([^"]*)">([\s\S]*?)<\/script><\/body>/.exec(out);
+    expect(loader?.[1]).toBe('/assets/index-abc.js');
+    expect(loader?.[2]).toBe('[&#34;/assets/react-1.js&#34;]');
+    expect(loader?.[3]).toBe(APP_START_SCRIPT);
+    expect(APP_START_SCRIPT).toContain("JSON.parse(s.getAttribute('data-preloads')||'[]').concat(w.__lateModules||[])");
+    expect(APP_START_SCRIPT).toContain("'largest-contentful-paint'");
+    expect(APP_START_SCRIPT).toContain("addEventListener('load',");
   });
 
   it('keeps a <noscript> style of <head> (the fonts without JavaScript) when it drops the critical CSS', () => {
@@ -136,7 +141,7 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     expect(body).toContain(`<h1 data-kind="category" data-page="1" data-url="/category/hydraulic-filters">${[...names].sort().join('|')}</h1>`);
     expect(body).toContain('<html lang="en" data-ssr>');
     expect(body).toContain(`<style data-ssr-css>${CSS}</style>`);
-    const preloaded = /<script>window\.__PRELOADED_QUERIES__=([\s\S]*?)<\/script>/.exec(body);
+    const preloaded = /<script type="application\/json" id="__PRELOADED_QUERIES__">([\s\S]*?)<\/script>/.exec(body);
     const queries = JSON.parse(preloaded![1]!) as { queryKey: unknown[]; data: { products: unknown[]; pagination: { limit: number } } }[];
     expect(queries[0]!.queryKey).toEqual(['products', 'category', { category: 'hydraulic-filters', page: 1 }]);
     expect(queries[0]!.data.products).toHaveLength(names.length);
@@ -145,12 +150,25 @@ describe('server-rendered pages through the gateway (real catalog)', () => {
     expect(body.indexOf('__PRELOADED_QUERIES__')).toBeGreaterThan(body.indexOf('</h1>'));
   });
 
-  it('renders a product page; the product itself travels as __PRELOADED_PRODUCT__', async () => {
+  it('renders a product page; the product itself travels in the __PRELOADED_PRODUCT__ data block', async () => {
     const p = PRODUCTS[0]!;
     const { body } = await html(`/products/${p.id}/${p.slug}`);
     expect(body).toContain(`<h1 data-kind="product" data-page="" data-url="/products/${p.id}/${p.slug}">${p.name}</h1>`);
-    expect(body).toContain('window.__PRELOADED_PRODUCT__=');
+    expect(body).toContain('<script type="application/json" id="__PRELOADED_PRODUCT__">');
     expect(body).not.toContain('__PRELOADED_QUERIES__');
+  });
+
+  it('carries no inline script the Content-Security-Policy would block: data blocks, and the loader allowed by its hash', async () => {
+    const allowed = new Set(cspDirectives('site').find(([name]) => name === 'script-src')![1]);
+    const p = PRODUCTS[0]!;
+    for (const path of ['/category/hydraulic-filters', `/products/${p.id}/${p.slug}`, '/']) {
+      const { body } = await html(path);
+      const inline = [...body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+        ([, attrs]) => !/\bsrc=/.test(attrs!) && !/type="application\/(?:ld\+)?json"/.test(attrs!),
+      );
+      expect(inline.length, path).toBeGreaterThan(0);
+      for (const [, , code] of inline) expect(allowed.has(scriptHash(code!)), `${path}: ${code!.slice(0, 60)}`).toBe(true);
+    }
   });
 
   it('renders the content pages (no catalogue data) and the home page', async () => {

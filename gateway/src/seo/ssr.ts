@@ -7,9 +7,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EntryServer, PageData, RenderedPage } from '@forgeline/contracts/ssr';
+import { PRELOADED_QUERIES_ID, type EntryServer, type PageData, type RenderedPage } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
-import { scriptSafeJson } from './html.ts';
+import { APP_START_SCRIPT } from '@forgeline/service-kit/page-scripts';
+import { escapeHtml, scriptSafeJson } from './html.ts';
 
 export type { PageData, RenderedPage };
 
@@ -65,7 +66,8 @@ export const ROOT_END = '<!--/ssr-root-->';
  * inlined critical CSS holds and must not paint unstyled, so the whole stylesheet (`css`, about 10 kB gzipped:
  * cheaper than the round trip a render-blocking <link> costs on a phone) goes inline in <head> and its <link> and
  * preload are dropped; without `css` the <link> moves into <head> instead. `data-ssr` on <html> tells main.tsx to
- * hydrate. The shell's own scripts (the home hero's) go with it; the app's start is deferred (deferAppStart).
+ * hydrate. The shell's own scripts (the home hero's) go with it; the app's start is deferred (deferAppStart). The
+ * listings' data for the browser's query cache follows the page as a JSON data block (`#__PRELOADED_QUERIES__`).
  */
 export function injectApp(indexHtml: string, page: RenderedPage, css: { href: string; text: string } | null): string {
   const start = indexHtml.indexOf(ROOT_START);
@@ -87,8 +89,11 @@ export function injectApp(indexHtml: string, page: RenderedPage, css: { href: st
     }
   }
   // The page's data for hydration goes after the page, not in <head>: a listing's 60-300 kB of JSON there would hold
-  // the first paint until it is parsed; the app starts later anyway (deferAppStart).
-  if (page.queries.length) html = html.replace(/<\/body>/i, () => `<script>window.__PRELOADED_QUERIES__=${scriptSafeJson(page.queries)}</script></body>`);
+  // the first paint until it is parsed; the app starts later anyway (deferAppStart). A data block, never executed.
+  if (page.queries.length) {
+    const block = `<script type="application/json" id="${PRELOADED_QUERIES_ID}">${scriptSafeJson(page.queries)}</script>`;
+    html = html.replace(/<\/body>/i, () => `${block}</body>`);
+  }
   return deferAppStart(html).replace(/<html\b([^>]*)>/i, (_m, attrs: string) => `<html${attrs} data-ssr>`);
 }
 
@@ -100,7 +105,8 @@ export function injectApp(indexHtml: string, page: RenderedPage, css: { href: st
  * before the load event: waiting for the paint and the load event had the app take over 450-1000 ms after `load`
  * (npm run tti), now it is about 100-150 ms. Hydration is quick: it attaches to the HTML rather than drawing it. The entry script and its modulepreloads leave <head>; a loader at the
  * end of <body> adds them back, with the route chunks the head script held back (window.__lateModules,
- * web/vite.config.ts).
+ * web/vite.config.ts). The loader is fixed text (APP_START_SCRIPT, allowed by its hash in the Content-Security-Policy);
+ * the entry and the chunks are its data-entry and data-preloads attributes.
  */
 export function deferAppStart(html: string): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/i.exec(html);
@@ -110,18 +116,8 @@ export function deferAppStart(html: string): string {
     preloads.push(href);
     return '';
   });
-  const loader =
-    `<script>(function(){var d=document,w=window,done=0;function go(){if(done)return;done=1;` +
-    `${JSON.stringify(preloads)}.concat(w.__lateModules||[]).forEach(function(u){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;d.head.appendChild(l)});` +
-    `var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry[1])};d.head.appendChild(s)}` +
-    // A wide screen (a desktop, on a fixed line): as soon as the first screen's images (eager, in view) have arrived.
-    `function settle(){var im=d.images,h=innerHeight;for(var i=0;i<im.length;i++){var m=im[i];` +
-    `if(!m.complete&&m.loading!=='lazy'&&m.getBoundingClientRect().top<h){m.addEventListener('load',settle,{once:true});m.addEventListener('error',settle,{once:true});return}}go()}` +
-    `if(innerWidth>=1024){if(d.readyState==='loading')d.addEventListener('DOMContentLoaded',settle);else settle()}` +
-    // Elsewhere (a phone's bandwidth is scarce): once the photo has painted.
-    `try{new PerformanceObserver(function(l){if(l.getEntries().some(function(e){return e.element&&e.element.tagName==='IMG'}))go()}).observe({type:'largest-contentful-paint',buffered:true})}catch(e){}` +
-    // After load, one frame more: the photo loaded with the page paints before the JavaScript is asked for.
-    `w.addEventListener('load',function(){requestAnimationFrame(function(){setTimeout(go,0)})});setTimeout(go,3000)})()</script>`;
+  // A fixed script (its hash is in the Content-Security-Policy); what this build and page need rides in attributes.
+  const loader = `<script data-entry="${escapeHtml(entry[1]!)}" data-preloads="${escapeHtml(JSON.stringify(preloads))}">${APP_START_SCRIPT}</script>`;
   out = out.replace(/<\/body>/i, () => `${loader}</body>`);
   return out;
 }

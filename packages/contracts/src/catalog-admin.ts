@@ -30,7 +30,17 @@ export const CATALOG_LIMITS = {
   image: 1000,
   images: 20,
   maxPrice: 1_000_000_000,
+  oldNumbers: 50,
+  model: 120,
+  serial: 40,
+  fits: 200,
 } as const;
+
+/**
+ * A catalogue file may be this large: a 500,000-row CSV with descriptions, part history and fitment is about 152 MB, so
+ * the seller's whole catalogue goes in one file, while a 200 MB upload is refused (413).
+ */
+export const CATALOG_IMPORT_MAX_MB = 180;
 
 const NO_CONTROL = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
 const text = (max: number) =>
@@ -65,6 +75,23 @@ export const ProductFieldsSchema = z.object({
     .record(named(CATALOG_LIMITS.specName), text(CATALOG_LIMITS.specValue))
     .refine((r) => Object.keys(r).length <= CATALOG_LIMITS.specs, `must have at most ${CATALOG_LIMITS.specs} entries`),
   images: z.array(imageRef).max(CATALOG_LIMITS.images, `must have at most ${CATALOG_LIMITS.images} images`),
+  /** Older part numbers this part supersedes. */
+  replaces: z.array(named(CATALOG_LIMITS.partNumber)).max(CATALOG_LIMITS.oldNumbers, `must list at most ${CATALOG_LIMITS.oldNumbers} numbers`),
+  crossReferences: z
+    .array(z.object({ brand: named(CATALOG_LIMITS.brand), partNumber: named(CATALOG_LIMITS.partNumber) }).strict())
+    .max(CATALOG_LIMITS.oldNumbers, `must list at most ${CATALOG_LIMITS.oldNumbers} cross-references`),
+  fits: z
+    .array(
+      z
+        .object({
+          make: named(CATALOG_LIMITS.brand),
+          model: named(CATALOG_LIMITS.model),
+          serialFrom: text(CATALOG_LIMITS.serial).optional(),
+          serialTo: text(CATALOG_LIMITS.serial).optional(),
+        })
+        .strict(),
+    )
+    .max(CATALOG_LIMITS.fits, `must list at most ${CATALOG_LIMITS.fits} machines`),
 });
 export type ProductFields = z.infer<typeof ProductFieldsSchema>;
 

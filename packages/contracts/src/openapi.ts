@@ -8,7 +8,16 @@ import {
   ProductPatchSchema,
 } from './catalog-admin.ts';
 import { PartsMatchRequestSchema, PartsMatchResponseSchema } from './parts-match.ts';
-import { AdminProductListSchema, AdminProductsQuerySchema, ProductListQuerySchema, ProductListResponseSchema, ProductSchema } from './products.ts';
+import {
+  AdminProductListSchema,
+  AdminProductsQuerySchema,
+  FitmentMakesResponseSchema,
+  FitmentModelsQuerySchema,
+  FitmentModelsResponseSchema,
+  ProductListQuerySchema,
+  ProductListResponseSchema,
+  ProductSchema,
+} from './products.ts';
 import { InboxDetailSchema, InboxListResponseSchema, InboxPatchSchema, InboxQuerySchema, InboxReplySchema, InboxStatsSchema } from './quote-inbox.ts';
 import { QuoteRequestInputSchema, QuoteRequestResponseSchema } from './quotes.ts';
 
@@ -78,10 +87,16 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
       title: 'Forgeline Parts API',
       version: '1.0.0',
       description:
-        'The storefront\'s calls for a seller\'s own systems: import, export and edit the catalogue; work the quote inbox. Admin calls take `Authorization: Bearer <token>` (the token of a signed-in admin).',
+        'The storefront\'s calls for a seller\'s own systems: import, export and edit the catalogue; work the quote inbox. ' +
+        'Admin calls take `Authorization: Bearer <key>` with an API key made in the admin panel (API keys tab), or the token of a signed-in admin. ' +
+        'A key works within its scopes: `catalog:read` (GET of /api/admin/products, /api/admin/catalog/*), `catalog:write` (the other methods there: imports, edits), ' +
+        '`quotes:read` (GET of /api/admin/quotes/*), `quotes:write` (changes and replies); a call outside them is answered 403 naming the scope, ' +
+        'and a key makes at most 600 calls a minute (429). Every call made with a key is in the audit log.',
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (flk_…) or a signed-in admin\'s session token' } },
+    },
     paths: {
       '/api/products': {
         get: {
@@ -89,6 +104,21 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
           summary: 'Search the catalogue, or list a category or brand',
           parameters: parameters(ProductListQuerySchema as unknown as z.ZodObject, 'query'),
           responses: { 200: json(ProductListResponseSchema, 'A page of products'), ...errors(400, 404) },
+        },
+      },
+      '/api/fitment/makes': {
+        get: {
+          tags: ['Storefront'],
+          summary: 'The machine makes parts fit, with how many parts fit each',
+          responses: { 200: json(FitmentMakesResponseSchema, 'Makes by name') },
+        },
+      },
+      '/api/fitment/models': {
+        get: {
+          tags: ['Storefront'],
+          summary: 'The models of one make parts fit; then narrow any list or search with make, model and serial',
+          parameters: parameters(FitmentModelsQuerySchema, 'query'),
+          responses: { 200: json(FitmentModelsResponseSchema, 'Models by name'), ...errors(400, 404) },
         },
       },
       '/api/parts/match': {
@@ -149,7 +179,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
           tags: ['Catalogue'],
           summary: 'The whole catalogue in the import columns (importing it back changes nothing)',
           security: admin,
-          responses: { 200: csv('sku,name,part_number,brand,category,description,in_stock,availability,price,weight,dimensions,tags,specifications,images'), ...errors(401) },
+          responses: { 200: csv('sku,name,part_number,brand,category,description,in_stock,availability,price,weight,dimensions,tags,specifications,images,replaces,cross_references,fits'), ...errors(401) },
         },
       },
       '/api/admin/products': {

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { MAX_OFFSET, MAX_PAGE_LIMIT, PaginationSchema, queryInt, queryText } from './common.ts';
 
+/** Another maker's number for the same part (an OEM's, an aftermarket maker's). */
+export const CrossReferenceSchema = z.object({ brand: z.string(), partNumber: z.string() });
+export type CrossReference = z.infer<typeof CrossReferenceSchema>;
+
+/** A machine the part fits; a serial range narrows it to some units of the model (either end may be open). */
+export const FitmentSchema = z.object({
+  make: z.string(),
+  model: z.string(),
+  serialFrom: z.string().optional(),
+  serialTo: z.string().optional(),
+});
+export type Fitment = z.infer<typeof FitmentSchema>;
+
 /** Spec section 3, Product. `specifications` is a flat name -> value table (e.g. "Thread" -> "M20x1.5"). */
 export const ProductSchema = z.object({
   id: z.string(),
@@ -23,8 +36,29 @@ export const ProductSchema = z.object({
   weight: z.string(),
   dimensions: z.string(),
   createdAt: z.string(),
+  // The part's history and reach (added to the spec's shape; absent in older data means none).
+  /** Older part numbers this part supersedes (the maker's chain: A is replaced by B, B by this one). */
+  replaces: z.array(z.string()).optional(),
+  crossReferences: z.array(CrossReferenceSchema).optional(),
+  fits: z.array(FitmentSchema).optional(),
 });
 export type Product = z.infer<typeof ProductSchema>;
+
+/** The part that supersedes another, as the older part's page links to it. */
+export const ProductRefSchema = z.object({ id: z.string(), name: z.string(), partNumber: z.string(), slug: z.string() });
+export type ProductRef = z.infer<typeof ProductRefSchema>;
+
+/** GET /api/products/{id}: the product, and the current part when this one has been superseded. */
+export const ProductDetailSchema = ProductSchema.extend({ replacedBy: ProductRefSchema.nullable().optional() });
+export type ProductDetail = z.infer<typeof ProductDetailSchema>;
+
+/** How a search hit matched when not by its own number or words: an old number it replaces, or a cross-reference. */
+export const AltCodeMatchSchema = z.object({
+  kind: z.enum(['superseded', 'cross_reference']),
+  /** The number as the part's data has it (for a cross-reference: "Brand Number"). */
+  value: z.string(),
+});
+export type AltCodeMatch = z.infer<typeof AltCodeMatchSchema>;
 
 /** What a new product needs; everything else has the defaults of spec section 3. */
 export const NewProductSchema = ProductSchema.partial().extend({
@@ -57,8 +91,16 @@ export const ProductSummarySchema = ProductSchema.pick({
   brand: true,
   partNumber: true,
   slug: true,
-}).extend({ matches: z.array(SearchMatchSchema).optional() });
+}).extend({ matches: z.array(SearchMatchSchema).optional(), match: AltCodeMatchSchema.optional() });
 export type ProductSummary = z.infer<typeof ProductSummarySchema>;
+
+/** make, model and serial: narrow a listing, the gallery or a search to parts that fit one machine. */
+export const MachineFilterSchema = z.object({
+  make: queryText.optional(),
+  model: queryText.optional(),
+  serial: queryText.optional(),
+});
+export type MachineFilter = z.infer<typeof MachineFilterSchema>;
 
 /** The one list shape: category pages, gallery, brand pages and the header search all answer with it. */
 export const ProductListResponseSchema = z.object({
@@ -78,6 +120,7 @@ export const ProductListQuerySchema = z
     search: queryText.optional(),
     limit: limit(75),
     offset,
+    ...MachineFilterSchema.shape,
   })
   .refine((q) => q.category || q.search || q.brand, {
     message: 'give category (optionally with brand) or search',
@@ -86,13 +129,14 @@ export const ProductListQuerySchema = z
 export type ProductListQuery = z.infer<typeof ProductListQuerySchema>;
 
 /** GET /api/catalog/products: the image gallery. */
-export const CatalogQuerySchema = z.object({ search: queryText.optional(), limit: limit(48), offset });
+export const CatalogQuerySchema = z.object({ search: queryText.optional(), limit: limit(48), offset, ...MachineFilterSchema.shape });
 export type CatalogQuery = z.infer<typeof CatalogQuerySchema>;
 
 /** GET /api/brands/{brand}/products */
 export const BrandProductsQuerySchema = z.object({
   page: queryInt({ min: 1, max: 100_000, fallback: 1 }),
   limit: limit(75),
+  ...MachineFilterSchema.shape,
 });
 export const BrandProductsResponseSchema = ProductListResponseSchema.extend({
   brand: z.object({ name: z.string(), slug: z.string(), productCount: z.number().int() }),
@@ -169,3 +213,13 @@ export const SkuParamsSchema = z.object({ sku: z.string().trim().min(1, 'is requ
 /** GET /media/generated/{category}/{brand}/{part}.svg: three slugs (spec section 5 rule). */
 const slugParam = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a slug (a-z, 0-9, single hyphens)').max(120);
 export const GeneratedImageParamsSchema = z.object({ category: slugParam, brand: slugParam, part: slugParam });
+
+/** GET /api/fitment/makes: the machine makes parts fit, with how many parts fit each. */
+export const FitmentMakeSchema = z.object({ make: z.string(), slug: z.string(), productCount: z.number().int() });
+export const FitmentMakesResponseSchema = z.object({ makes: z.array(FitmentMakeSchema) });
+export type FitmentMakesResponse = z.infer<typeof FitmentMakesResponseSchema>;
+/** GET /api/fitment/models?make= */
+export const FitmentModelsQuerySchema = z.object({ make: queryText.min(1, 'is required: a make from /api/fitment/makes') });
+export const FitmentModelSchema = z.object({ model: z.string(), slug: z.string(), productCount: z.number().int() });
+export const FitmentModelsResponseSchema = z.object({ make: z.string(), slug: z.string(), models: z.array(FitmentModelSchema) });
+export type FitmentModelsResponse = z.infer<typeof FitmentModelsResponseSchema>;

@@ -1,8 +1,9 @@
 /**
  * The server-rendering contract between the gateway (gateway/src/seo/ssr.ts) and the web app's SSR bundle
- * (web/src/entry-server.tsx, built to web/dist/.ssr/entry-server.js). Types only: the bundle is plain JavaScript.
+ * (web/src/entry-server.tsx, built to web/dist/.ssr/entry-server.js): types (the bundle is plain JavaScript), and
+ * the ids of the data blocks the gateway puts in a page for the browser's app.
  */
-import type { BrandProductsResponse, Product, ProductListResponse, Subcategory } from './products.ts';
+import type { BrandProductsResponse, ProductDetail, ProductListResponse, Subcategory } from './products.ts';
 import type { Captcha } from './quotes.ts';
 
 /**
@@ -17,6 +18,15 @@ export interface QuoteFormState {
   errors?: { field: string; message: string }[];
 }
 
+/**
+ * The page's data for the app travels in JSON data blocks, `<script type="application/json" id="…">` (never executed,
+ * so the Content-Security-Policy needs no inline script for them), read once by web/src/lib/page-data.ts.
+ * The product a product page shows (spec section 2: the product preloaded for the first request).
+ */
+export const PRELOADED_PRODUCT_ID = '__PRELOADED_PRODUCT__';
+/** The query-cache entries a server-rendered page was rendered with (RenderedPage.queries). */
+export const PRELOADED_QUERIES_ID = '__PRELOADED_QUERIES__';
+
 /** What the gateway read for the page; `category`, `brand` and `id` are the address's segments, decoded. */
 export type PageData =
   /** Home; `search` (with its first results page) when the address has ?search=. */
@@ -26,14 +36,14 @@ export type PageData =
   | { kind: 'catalog'; page: number; search: string; list: ProductListResponse }
   | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
   | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
-  | { kind: 'product'; id: string; product: Product; quote?: QuoteFormState }
+  | { kind: 'product'; id: string; product: ProductDetail; quote?: QuoteFormState }
   /** About, FAQ, Contact and the policies: content from the site configuration, no catalogue data. */
   | { kind: 'static' };
 
 export interface RenderedPage {
   /** The inside of <div id="root">: the whole app (header, page, footer) as it renders that address. */
   html: string;
-  /** Query-cache entries for the browser (window.__PRELOADED_QUERIES__), so it hydrates with the same data. */
+  /** Query-cache entries for the browser (the `#__PRELOADED_QUERIES__` data block), so it hydrates with the same data. */
   queries: { queryKey: readonly unknown[]; data: unknown }[];
 }
 

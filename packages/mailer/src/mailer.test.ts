@@ -1,8 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import { startTestSmtp, type ReceivedMail, type TestSmtp } from './smtp-test-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, DevMailbox, SmtpMailer } from './mailer.ts';
 
@@ -52,32 +51,15 @@ describe('DevMailbox', () => {
 });
 
 describe('SmtpMailer against a real SMTP server', () => {
-  const received: { from: string; to: string[]; data: string }[] = [];
-  let server: SMTPServer;
+  const received: ReceivedMail[] = [];
+  let server: TestSmtp;
   let url: string;
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      authOptional: true,
-      logger: false,
-      onData(stream, session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            data: Buffer.concat(chunks).toString('utf8'),
-          });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    server = await startTestSmtp(received);
+    url = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.stop());
 
   it('delivers the message with its envelope, subject, bodies and Message-ID', async () => {
     const mailer = new SmtpMailer(url, 'Forgeline <no-reply@forgeline.parts>');
@@ -102,19 +84,11 @@ describe('SmtpMailer against a real SMTP server', () => {
   });
 
   it('rejects when the server refuses the message, so the caller can retry', async () => {
-    const refusing = new SMTPServer({
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      authOptional: true,
-      logger: false,
-      onRcptTo(_addr, _session, cb) {
-        cb(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
-      },
-    });
-    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
-    const mailer = new SmtpMailer(`smtp://127.0.0.1:${(refusing.server.address() as AddressInfo).port}`, 'a@example.com');
+    const refusing = await startTestSmtp([], 0, { code: 451, message: 'mailbox busy, try later' });
+    const mailer = new SmtpMailer(refusing.url, 'a@example.com');
     await expect(mailer.send({ to: 'b@example.com', subject: 's', text: 't' })).rejects.toThrow(/451|busy/);
     mailer.close();
-    await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    await refusing.stop();
   });
 
   it('is chosen by createMailer when SMTP_URL is set', () => {

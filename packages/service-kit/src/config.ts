@@ -31,7 +31,22 @@ export const baseEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Shared secret on /internal routes. The launcher makes one per data folder; compose sets it. */
   SERVICE_TOKEN: z.string().min(16, 'must be at least 16 characters').default('dev-service-token-change-me'),
+  /** A client must send its request line and headers within this (slow-header attacks end here with 408). */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  /** …and its whole request, body included, within this (5 min: a 180 MB import over a slow line; slow bodies end here). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(300_000),
 };
+
+/** The HTTP server limits of baseEnv, as serve() takes them. */
+export const serverLimitsOf = (c: { HEADERS_TIMEOUT_MS: number; REQUEST_TIMEOUT_MS: number }): ServerLimits => ({
+  headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: c.REQUEST_TIMEOUT_MS,
+});
+
+export interface ServerLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
 
 /** A group of variables that must be given together or not at all (e.g. S3_ENDPOINT with its keys). */
 export function allOrNone(env: Record<string, unknown>, names: string[]): string | null {

@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
 import type { Logger } from './logger.ts';
 import { HttpError } from './errors.ts';
+import { requireGatewayAssertion, type AdminGuardOptions } from './gateway-assertion.ts';
 
 export interface ServiceAppOptions {
   name: string;
@@ -12,6 +13,8 @@ export interface ServiceAppOptions {
   ready?: () => Promise<boolean> | boolean;
   /** JSON body limit; bigger bodies get 413. `false` leaves bodies unread (the gateway streams them on). */
   jsonLimit?: string | false;
+  /** Refuse /api/admin/* without the gateway's signed assertion (every service but the gateway itself). */
+  adminGuard?: AdminGuardOptions;
 }
 
 const REQUEST_ID_PATTERN = /^[\w.-]{1,100}$/;
@@ -41,6 +44,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
       },
     }),
   );
+  // Before the body is read: a caller that did not come through the gateway learns nothing from validation.
+  if (opts.adminGuard) app.use(requireGatewayAssertion(opts.adminGuard));
   if (opts.jsonLimit !== false) app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok', service: opts.name }));
   app.get('/readyz', async (_req, res) => {
@@ -94,7 +99,7 @@ export function finishApp(app: Express, logger: Logger): Express {
       err instanceof HttpError
         ? err.message
         : status === 413
-          ? 'Request body is too large'
+          ? tooLargeMessage(err)
           : status === 400
             ? 'Request body is not valid JSON'
             : status < 500 && err instanceof Error
@@ -109,6 +114,12 @@ export function finishApp(app: Express, logger: Logger): Express {
   };
   app.use(onError);
   return app;
+}
+
+/** body-parser's 413 carries the route's limit in bytes: say it, so a client knows what to send. */
+function tooLargeMessage(err: unknown): string {
+  const limit = (err as { limit?: unknown }).limit;
+  return typeof limit === 'number' ? `Request body is too large (at most ${Math.round(limit / 1024)} kB here)` : 'Request body is too large';
 }
 
 function statusOf(err: unknown): number {

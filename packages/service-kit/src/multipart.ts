@@ -87,6 +87,9 @@ export async function receiveMultipart(
     const filename = info.filename || 'unnamed';
     if (failure || !opts.fileFields.includes(field)) {
       if (!failure) ignored.push(`${field}: ${filename}`);
+      // A form cut off inside this part errors this stream too: busboy's own 'error' reports it (below); unheard here,
+      // it would crash the process.
+      stream.on('error', () => {});
       stream.resume();
       return;
     }

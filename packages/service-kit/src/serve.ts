@@ -1,6 +1,11 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ServerLimits } from './config.ts';
 import type { Logger } from './logger.ts';
+
+/** Request line plus headers, at most (Node's default, set here so it stays so): bigger gets 431. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+const defaultLimits: ServerLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 300_000 };
 
 export interface Served {
   server: Server;
@@ -11,11 +16,29 @@ export interface Served {
 /** Listen (an Express app, or any request listener), and close cleanly: stop accepting, let requests finish, then run `onClose` (close databases). */
 export async function serve(
   app: RequestListener,
-  opts: { port: number; host?: string; logger: Logger; onClose?: () => Promise<void> | void; handleSignals?: boolean },
+  opts: {
+    port: number;
+    host?: string;
+    logger: Logger;
+    onClose?: () => Promise<void> | void;
+    handleSignals?: boolean;
+    /** main.ts passes serverLimitsOf(config) (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS). */
+    limits?: ServerLimits;
+  },
 ): Promise<Served> {
+  const limits = opts.limits ?? defaultLimits;
   const server = await new Promise<Server>((resolve, reject) => {
     const host = opts.host ?? '127.0.0.1'; // main.ts passes config.HOST
-    const s = createServer(app);
+    const s = createServer(
+      {
+        maxHeaderSize: MAX_HEADER_BYTES,
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        // Node checks both timeouts on this tick; at most a second late.
+        connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+      },
+      app,
+    );
     s.once('error', reject);
     s.listen(opts.port, host, () => resolve(s));
   });

@@ -15,13 +15,14 @@ export function redisBinary(): string {
 /**
  * Start a throwaway redis-server on a free port (no persistence, its dir in a temp folder). Returns
  * `{ skip }` with the reason when the binary is absent; throws when it is there but does not start.
+ * `port` starts it again where a stopped one was (tests of clients that reconnect).
  */
-export async function startRedis(): Promise<RunningRedis | { skip: string }> {
+export async function startRedis(opts: { port?: number } = {}): Promise<RunningRedis | { skip: string }> {
   const bin = redisBinary();
   if (!(await isExecutable(bin))) {
     return { skip: `redis-server not found at ${bin}; install Debian's redis-server package or set REDIS_SERVER_BIN` };
   }
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const { stop } = await startServerProcess({
     name: 'redis-server',
     bin,

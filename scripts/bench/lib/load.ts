@@ -14,10 +14,14 @@ type Autocannon = (opts: {
   url: string;
   connections: number;
   duration: number;
+  timeout?: number;
+  overallRate?: number;
   headers?: Record<string, string>;
   requests: Array<{ setupRequest: (req: AutocannonRequest) => AutocannonRequest; onResponse: (status: number) => void }>;
 }) => Promise<{ requests: { total: number; average: number }; errors: number; timeouts: number }> & {
   on(event: 'response', fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  on(event: 'reqError', fn: (err: Error) => void): void;
+  stop(): void;
 };
 const autocannon = autocannonUntyped as Autocannon;
 
@@ -44,6 +48,14 @@ export async function runLoad(opts: {
   nextPath: () => string;
   /** Sent with every request (an admin's Authorization). */
   headers?: Record<string, string>;
+  /** Each answer as it comes: its status (null for a socket error or timeout) and latency (a timeline for failover). */
+  onResult?: (status: number | null, ms: number | null) => void;
+  /** Ends the load early (before `seconds`) when aborted. */
+  signal?: AbortSignal;
+  /** A request unanswered after this many seconds counts as a timeout (autocannon's default: 10). */
+  timeoutSeconds?: number;
+  /** At most this many requests per second over all connections (default: as fast as answered). */
+  overallRate?: number;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
@@ -51,6 +63,8 @@ export async function runLoad(opts: {
     url: opts.url,
     connections: opts.connections,
     duration: opts.seconds,
+    ...(opts.timeoutSeconds ? { timeout: opts.timeoutSeconds } : {}),
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
     headers: opts.headers,
     requests: [
       {
@@ -59,7 +73,12 @@ export async function runLoad(opts: {
       },
     ],
   });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    latencies.push(ms);
+    opts.onResult?.(status, ms);
+  });
+  if (opts.onResult) instance.on('reqError', () => opts.onResult!(null, null));
+  opts.signal?.addEventListener('abort', () => instance.stop(), { once: true });
   const result = await instance;
   latencies.sort((a, b) => a - b);
   const bad = [...statuses.entries()].filter(([s]) => s !== 200).map(([s, n]) => `${s}: ${n}`);

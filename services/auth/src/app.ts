@@ -1,8 +1,9 @@
-import type { Express, Request } from 'express';
+import type { Express, Request, Response } from 'express';
 import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { Mailer } from '@forgeline/mailer/mailer';
+import { Outbox, type OutboxOptions } from '@forgeline/mailer/outbox';
 import {
   SendOtpRequestSchema,
   VerifyOtpRequestSchema,
@@ -13,8 +14,21 @@ import {
   type SendOtpResponse,
   type VerifyOtpResponse,
 } from '@forgeline/contracts/auth';
-import type { AuthStore } from './ports.ts';
+import {
+  AuditQuerySchema,
+  CreateApiKeyRequestSchema,
+  RecordAuditRequestSchema,
+  VerifyApiKeyRequestSchema,
+  readCookie,
+  sessionCookieName,
+  type ApiKeyListResponse,
+  type CurrentSessionResponse,
+} from '@forgeline/contracts/admin-access';
+import { actorOf } from '@forgeline/service-kit/gateway-assertion';
+import type { AuditRecord, AuthStore } from './ports.ts';
 import { createSignIn } from './sign-in.ts';
+import { createApiKeys } from './api-keys.ts';
+import { createAuditLog } from './audit-log.ts';
 import { clientKey, limiter } from './rate-limit.ts';
 
 export interface RateLimits {
@@ -26,27 +40,60 @@ export interface RateLimits {
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 15 * 60_000, sendPerEmail: 5, sendPerClient: 20, verifyPerClient: 50 };
 
+/** Retry timing of code mails: codes live 10 minutes, so retries stay a minute apart at most. */
+export const DEFAULT_OUTBOX: Omit<OutboxOptions, 'now'> = { baseDelayMs: 2_000, maxDelayMs: 60_000, pollMs: 1_000, leaseMs: 60_000 };
+
 export interface AuthDeps {
   store: AuthStore;
+  /** Where code mails go; the app's outbox (`app.outbox`, started by the caller) retries them through it. */
   mailer: Mailer;
+  outbox?: Partial<Omit<OutboxOptions, 'now'>>;
   logger: Logger;
   /** Lower-cased; the first is the login screen's prefill. */
   adminEmails: string[];
   serviceToken: string;
   /** HMAC key for stored codes. */
   otpSecret: string;
+  /** Absolute lifetime of a session. */
   sessionTtlMs: number;
+  /** A session unused this long ends. */
+  sessionIdleMs: number;
+  /** The site is served over HTTPS: the session cookie is `Secure` and takes the `__Host-` prefix. */
+  secureCookies: boolean;
+  /** How long audit entries are kept. */
+  auditRetentionMs: number;
   rateLimits?: RateLimits;
   /** The clock (epoch ms); tests move it to expire codes and sessions. */
   now?: () => number;
 }
 
-export function createApp(deps: AuthDeps): Express & { signIn: ReturnType<typeof createSignIn> } {
+export function createApp(
+  deps: AuthDeps,
+): Express & { signIn: ReturnType<typeof createSignIn>; auditLog: ReturnType<typeof createAuditLog>; outbox: Outbox } {
   const { store, logger } = deps;
   const now = deps.now ?? Date.now;
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
-  const signIn = createSignIn({ ...deps, now });
-  const app = createServiceApp({ name: 'auth', logger, ready: () => store.ping() });
+  // Mails are due and expire by the service's clock (codes expire by it).
+  const outbox = new Outbox(store, deps.mailer, logger, { ...DEFAULT_OUTBOX, ...deps.outbox, now: () => new Date(now()) });
+  const signIn = createSignIn({ ...deps, outbox, now });
+  const apiKeys = createApiKeys({ store, logger, now });
+  const auditLog = createAuditLog({ store, now, retentionMs: deps.auditRetentionMs });
+  const isSignInRoute = (path: string) => path === '/api/admin/auth' || path.startsWith('/api/admin/auth/');
+  const app = createServiceApp({
+    name: 'auth',
+    logger,
+    ready: () => store.ping(),
+    // The sign-in routes are how a session is obtained; every other admin route needs the gateway's word.
+    adminGuard: { serviceToken: deps.serviceToken, open: isSignInRoute },
+  });
+  const cookieName = sessionCookieName(deps.secureCookies);
+  const cookieOptions = { httpOnly: true, secure: deps.secureCookies, sameSite: 'strict', path: '/' } as const;
+
+  /** Auth's own audit entries (sign-in, sign-out, keys); a failure to write one is logged, never the caller's problem. */
+  const audit = (req: Request, entry: Omit<AuditRecord, 'id' | 'at' | 'ip' | 'requestId'>) =>
+    auditLog.record([{ ...entry, ip: req.ip ?? null, requestId: (req as { id?: string }).id ?? null }]).catch((err: unknown) => {
+      logger.error({ err, action: entry.action }, 'audit entry could not be written');
+    });
 
   const common = { store, now, logger, windowMs: limits.windowMs };
   const sendPerClient = limiter({
@@ -74,10 +121,18 @@ export function createApp(deps: AuthDeps): Express & { signIn: ReturnType<typeof
     message: 'Too many sign-in attempts from this network; try again later',
   });
 
-  const requireBearer = (req: Request) => {
-    const token = bearerToken(req.header('authorization'));
-    if (!token) throw new HttpError(401, 'Missing bearer token');
+  /** The session token: `Authorization: Bearer` (scripts, API clients) or the session cookie (the admin panel). */
+  const sessionToken = (req: Request) => bearerToken(req.header('authorization')) ?? readCookie(req.header('cookie'), cookieName);
+  const requireSessionToken = (req: Request) => {
+    const token = sessionToken(req);
+    if (!token) throw new HttpError(401, 'Missing bearer token or session cookie');
     return token;
+  };
+  /** Only a signed-in member of staff manages keys: a key cannot make or revoke keys. */
+  const staffOnly = (res: Response) => {
+    const actor = actorOf(res);
+    if (actor?.kind !== 'admin') throw new HttpError(403, 'Only a signed-in member of staff can do this (not an API key)');
+    return actor.name;
   };
 
   app.get('/api/admin/auth/config', (_req, res) => {
@@ -100,7 +155,16 @@ export function createApp(deps: AuthDeps): Express & { signIn: ReturnType<typeof
     verifyPerClient,
     route(async (req, res) => {
       const { sessionId, otp } = parseInput(VerifyOtpRequestSchema, req.body, 'body');
-      const session = await signIn.verifyOtp(sessionId, otp);
+      let session;
+      try {
+        session = await signIn.verifyOtp(sessionId, otp);
+      } catch (err) {
+        if (err instanceof HttpError) void audit(req, { actor: 'anonymous', actorKind: 'anonymous', action: 'sign-in.refused', target: err.message, status: err.status });
+        throw err;
+      }
+      void audit(req, { actor: session.email, actorKind: 'admin', action: 'sign-in', target: null, status: 200 });
+      // The panel relies on the cookie alone; scripts and API clients use the token in the body (the spec's contract).
+      res.cookie(cookieName, session.token, { ...cookieOptions, maxAge: Math.max(0, Date.parse(session.expiresAt) - now()) });
       res.json({ success: true, ...session } satisfies VerifyOtpResponse);
     }),
   );
@@ -108,8 +172,74 @@ export function createApp(deps: AuthDeps): Express & { signIn: ReturnType<typeof
   app.post(
     '/api/admin/auth/logout',
     route(async (req, res) => {
-      await signIn.logout(requireBearer(req));
+      const email = await signIn.logout(requireSessionToken(req));
+      if (email) void audit(req, { actor: email, actorKind: 'admin', action: 'sign-out', target: null, status: 200 });
+      res.clearCookie(cookieName, cookieOptions);
       res.json({ success: true } satisfies LogoutResponse);
+    }),
+  );
+
+  app.get(
+    '/api/admin/auth/session',
+    route(async (req, res) => {
+      res.setHeader('cache-control', 'no-store');
+      const session = await signIn.verifySession(requireSessionToken(req));
+      res.json(session satisfies CurrentSessionResponse);
+    }),
+  );
+
+  app.get(
+    '/api/admin/api-keys',
+    route(async (_req, res) => {
+      staffOnly(res);
+      res.setHeader('cache-control', 'no-store');
+      res.json({ keys: await apiKeys.list() } satisfies ApiKeyListResponse);
+    }),
+  );
+  app.post(
+    '/api/admin/api-keys',
+    route(async (req, res) => {
+      const by = staffOnly(res);
+      const input = parseInput(CreateApiKeyRequestSchema, req.body, 'body');
+      const created = await apiKeys.create(input, by);
+      res.setHeader('cache-control', 'no-store');
+      res.status(201).json(created);
+    }),
+  );
+  app.delete(
+    '/api/admin/api-keys/:id',
+    route(async (req, res) => {
+      const by = staffOnly(res);
+      await apiKeys.revoke(String(req.params.id).slice(0, 100), by);
+      res.json({ success: true });
+    }),
+  );
+
+  app.get(
+    '/api/admin/audit',
+    route(async (req, res) => {
+      staffOnly(res);
+      res.setHeader('cache-control', 'no-store');
+      res.json(await auditLog.list(parseInput(AuditQuerySchema, req.query, 'query')));
+    }),
+  );
+
+  app.post(
+    '/internal/api-keys/verify',
+    requireServiceToken(deps.serviceToken),
+    route(async (req, res) => {
+      const { key } = parseInput(VerifyApiKeyRequestSchema, req.body, 'body');
+      res.json(await apiKeys.verify(key));
+    }),
+  );
+
+  app.post(
+    '/internal/audit',
+    requireServiceToken(deps.serviceToken),
+    route(async (req, res) => {
+      const { entries } = parseInput(RecordAuditRequestSchema, req.body, 'body');
+      await auditLog.record(entries);
+      res.status(204).end();
     }),
   );
 
@@ -123,5 +253,5 @@ export function createApp(deps: AuthDeps): Express & { signIn: ReturnType<typeof
   );
 
   finishApp(app, logger);
-  return Object.assign(app, { signIn });
+  return Object.assign(app, { signIn, auditLog, outbox });
 }

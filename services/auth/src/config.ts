@@ -13,6 +13,12 @@ export const AuthConfigSchema = z.object({
   ADMIN_EMAILS: AdminEmailsEnvSchema,
   /** How long a session lives after sign-in. */
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  /** A session unused this long ends (the admin signs in again). */
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60 * 30).default(60),
+  /** The site's address, as the gateway has it: over https the session cookie is Secure and `__Host-` prefixed. */
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  /** How long the audit log keeps an entry. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /**
    * Key of the HMAC that codes are stored under. Unset: a random key per process start, so a restart
    * voids codes not yet used (sessions are unaffected). Set it when running more than one auth replica.
@@ -22,6 +28,15 @@ export const AuthConfigSchema = z.object({
   /** Mail: SMTP when SMTP_URL is set, else the dev mailbox under DATA_DIR/mail (packages/mailer). */
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM),
+  /**
+   * Code mails go through an outbox in auth's storage: one the mail server did not take is retried after
+   * OUTBOX_BASE_DELAY_MS, doubling up to OUTBOX_MAX_DELAY_MS, until it goes or its code expires.
+   */
+  OUTBOX_BASE_DELAY_MS: positiveInt(2_000),
+  OUTBOX_MAX_DELAY_MS: positiveInt(60_000),
+  OUTBOX_POLL_MS: positiveInt(1_000),
+  /** A mail claimed by a process that then died is retried after this long. */
+  OUTBOX_LEASE_MS: positiveInt(60_000),
   /** Rate limits: code requests per address and per client, and verify attempts per client, per window. */
   RATE_LIMIT_WINDOW_MINUTES: positiveInt(15),
   OTP_SEND_LIMIT_PER_EMAIL: positiveInt(5),

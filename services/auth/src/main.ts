@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { loadConfig } from '@forgeline/service-kit/config';
+import { loadConfig, serverLimitsOf } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createMailer } from '@forgeline/mailer/mailer';
@@ -36,11 +36,20 @@ runMain('auth', async () => {
   const app = createApp({
     store,
     mailer,
+    outbox: {
+      baseDelayMs: config.OUTBOX_BASE_DELAY_MS,
+      maxDelayMs: config.OUTBOX_MAX_DELAY_MS,
+      pollMs: config.OUTBOX_POLL_MS,
+      leaseMs: config.OUTBOX_LEASE_MS,
+    },
     logger,
     adminEmails: config.ADMIN_EMAILS,
     serviceToken: config.SERVICE_TOKEN,
     otpSecret: config.OTP_SECRET ?? randomBytes(32).toString('hex'),
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
+    sessionIdleMs: config.SESSION_IDLE_MINUTES * 60_000,
+    secureCookies: config.PUBLIC_URL.startsWith('https:'),
+    auditRetentionMs: config.AUDIT_RETENTION_DAYS * 86_400_000,
     rateLimits: {
       windowMs: config.RATE_LIMIT_WINDOW_MINUTES * 60_000,
       sendPerEmail: config.OTP_SEND_LIMIT_PER_EMAIL * config.RATE_LIMIT_MULTIPLIER,
@@ -48,12 +57,22 @@ runMain('auth', async () => {
       verifyPerClient: config.OTP_VERIFY_LIMIT_PER_CLIENT * config.RATE_LIMIT_MULTIPLIER,
     },
   });
-  logger.info({ admins: config.ADMIN_EMAILS.length, sessionTtlHours: config.SESSION_TTL_HOURS }, 'admin sign-in ready');
+  logger.info(
+    { admins: config.ADMIN_EMAILS.length, sessionTtlHours: config.SESSION_TTL_HOURS, sessionIdleMinutes: config.SESSION_IDLE_MINUTES },
+    'admin sign-in ready',
+  );
+
+  logger.info({ pendingMails: await store.pendingMails() }, 'outbox resuming');
+  app.outbox.start();
 
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).then(
       (removed) => removed > 0 && logger.info({ removed }, 'expired codes, sessions and rate windows purged'),
       (err: unknown) => logger.error({ err }, 'purge failed'),
+    );
+    app.auditLog.purge().then(
+      (removed) => removed > 0 && logger.info({ removed, retentionDays: config.AUDIT_RETENTION_DAYS }, 'old audit entries purged'),
+      (err: unknown) => logger.error({ err }, 'audit purge failed'),
     );
   }, 10 * 60_000);
   purge.unref();
@@ -62,9 +81,10 @@ runMain('auth', async () => {
     host: config.HOST,
     port: config.PORT,
     logger,
+    limits: serverLimitsOf(config),
     onClose: async () => {
       clearInterval(purge);
-      await app.signIn.drainMail();
+      await app.outbox.stop();
       await store.close();
     },
   });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { HttpError } from '@forgeline/service-kit/errors';
-import type { Mailer } from '@forgeline/mailer/mailer';
+import type { MailMessage } from '@forgeline/mailer/mailer';
+import type { Outbox } from '@forgeline/mailer/outbox';
 import type { AdminSession, VerifySessionResponse } from '@forgeline/contracts/auth';
 import type { AuthStore } from './ports.ts';
 import { MAX_OTP_ATTEMPTS, OTP_TTL_MS, generateOtp, hashOtp, otpMatches, otpRefusal, refusalMessage } from './domain/otp.ts';
@@ -9,11 +10,14 @@ import { hashSessionToken, newSessionToken, sessionRefusal, sessionRefusalMessag
 
 export interface SignInDeps {
   store: AuthStore;
-  mailer: Mailer;
+  /** Sends what the store's outbox holds; told when a code's mail is waiting. */
+  outbox: Pick<Outbox, 'kick' | 'flush'>;
   logger: Logger;
   adminEmails: string[];
   otpSecret: string;
   sessionTtlMs: number;
+  /** A session unused this long ends (its absolute lifetime is sessionTtlMs). */
+  sessionIdleMs: number;
   now: () => number;
 }
 
@@ -21,45 +25,35 @@ export interface SignInDeps {
 export function createSignIn(deps: SignInDeps) {
   const { store, logger, now } = deps;
   const admins = new Set(deps.adminEmails);
-  const pendingMail = new Set<Promise<void>>();
 
-  function mailCode(email: string, otpId: string, code: string) {
+  function codeMail(email: string, otpId: string, code: string): MailMessage {
     const minutes = OTP_TTL_MS / 60_000;
     const text =
       `Your Forgeline Parts admin sign-in code is ${code}\n\n` +
       `It is valid for ${minutes} minutes and can be used once.\n` +
       `If you did not ask for it, ignore this message.\n`;
-    const sent = deps.mailer
-      .send({ to: email, subject: 'Your Forgeline Parts admin sign-in code', text, messageId: `<otp-${otpId}@forgeline.parts>` })
-      .then(
-        () => logger.info({ otpId }, 'sign-in code mailed'),
-        (err: unknown) => logger.error({ err, otpId }, 'sign-in code could not be mailed'),
-      )
-      .finally(() => pendingMail.delete(sent));
-    pendingMail.add(sent);
+    return { to: email, subject: 'Your Forgeline Parts admin sign-in code', text, messageId: `<otp-${otpId}@forgeline.parts>` };
   }
 
   return {
     /**
      * Starts a code request for any well-formed address and answers the same way for all of them; only an
-     * admin address gets a code. The mail is sent in the background so the answer takes as long either way.
+     * admin address gets a code. Its mail goes into the outbox with the request and is sent in the background,
+     * so the answer takes as long either way and does not wait for (or depend on) the mail server: while it is
+     * out, the mail waits and is retried until it goes or the code expires.
      */
     async sendOtp(email: string): Promise<string> {
       const id = randomUUID();
       const t = now();
       const isAdmin = admins.has(email);
       const code = isAdmin ? generateOtp() : null;
-      await store.createOtp({
-        id,
-        email,
-        codeHash: code ? hashOtp(deps.otpSecret, id, code) : null,
-        expiresAt: t + OTP_TTL_MS,
-        attempts: 0,
-        consumedAt: null,
-        createdAt: t,
-      });
+      const expiresAt = t + OTP_TTL_MS;
+      await store.createOtp(
+        { id, email, codeHash: code ? hashOtp(deps.otpSecret, id, code) : null, expiresAt, attempts: 0, consumedAt: null, createdAt: t },
+        code ? { id, refId: id, message: codeMail(email, id, code), expiresAt, createdAt: t } : undefined,
+      );
       logger.info({ otpId: id, isAdmin }, 'sign-in code requested');
-      if (code) mailCode(email, id, code);
+      if (code) deps.outbox.kick();
       return id;
     },
 
@@ -87,28 +81,34 @@ export function createSignIn(deps: SignInDeps) {
       }
       const token = newSessionToken();
       const expiresAt = t + deps.sessionTtlMs;
-      await store.createSession({ tokenHash: hashSessionToken(token), email: counted.email, expiresAt, revokedAt: null, createdAt: t });
+      await store.createSession({ tokenHash: hashSessionToken(token), email: counted.email, expiresAt, revokedAt: null, createdAt: t, lastSeenAt: t });
       logger.info({ otpId, expiresAt: new Date(expiresAt).toISOString() }, 'admin signed in');
       return { token, email: counted.email, expiresAt: new Date(expiresAt).toISOString() };
     },
 
     /** The gateway's question: is this bearer token a live session? */
     async verifySession(token: string): Promise<VerifySessionResponse> {
-      const record = await store.findSession(hashSessionToken(token));
-      const refused = sessionRefusal(record, now());
+      const t = now();
+      const tokenHash = hashSessionToken(token);
+      const record = await store.findSession(tokenHash);
+      const refused = sessionRefusal(record, t, deps.sessionIdleMs);
       if (refused) throw new HttpError(401, sessionRefusalMessage[refused]);
+      // Each call moves the idle timeout on; one write a minute is precise enough for a timeout counted in minutes.
+      if (t - record!.lastSeenAt >= Math.min(60_000, deps.sessionIdleMs / 10)) await store.touchSession(tokenHash, t);
       return { email: record!.email, expiresAt: new Date(record!.expiresAt).toISOString() };
     },
 
     /** Revokes the session at once; idempotent. */
-    async logout(token: string): Promise<void> {
-      const revoked = await store.revokeSession(hashSessionToken(token), now());
+    async logout(token: string): Promise<string | null> {
+      const tokenHash = hashSessionToken(token);
+      const revoked = await store.revokeSession(tokenHash, now());
       logger.info({ revoked }, 'admin logout');
+      return revoked ? ((await store.findSession(tokenHash))?.email ?? null) : null;
     },
 
-    /** Resolves when every mail started so far has been handed over (tests and shutdown). */
+    /** Resolves when every code mail due now has been tried (tests). */
     async drainMail(): Promise<void> {
-      await Promise.all([...pendingMail]);
+      await deps.outbox.flush();
     },
   };
 }

@@ -2,6 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve } from '@forgeline/service-kit/serve';
+import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
+import type { AdminActor } from '@forgeline/contracts/admin-access';
 import { tempDir } from '@forgeline/test-support/net';
 import { createMailer, DEFAULT_MAIL_FROM } from '@forgeline/mailer/mailer';
 import { createApp, DEFAULT_RATE_LIMITS, type AuthDeps } from '../src/app.ts';
@@ -18,21 +20,25 @@ export const SECOND_ADMIN = 'ops@forgeline-parts.example';
 export async function startAuth(over: Partial<AuthDeps> = {}) {
   const tmp = tempDir('forgeline-auth-');
   let clock = Date.parse('2026-03-01T08:00:00Z');
-  const store = createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite'));
+  const store = over.store ?? createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite'));
   const logger = createLogger('auth', 'silent');
   const mailDir = path.join(tmp.dir, 'mail');
   const app = createApp({
-    store,
     logger,
     mailer: createMailer({ MAIL_FROM: DEFAULT_MAIL_FROM, DATA_DIR: tmp.dir }, logger),
     adminEmails: [ADMIN, SECOND_ADMIN],
     serviceToken: SERVICE_TOKEN,
     otpSecret: 'test-otp-secret-0123456789abcdef',
     sessionTtlMs: 12 * 3_600_000,
+    sessionIdleMs: 12 * 3_600_000,
+    secureCookies: false,
+    auditRetentionMs: 365 * 86_400_000,
     rateLimits: DEFAULT_RATE_LIMITS,
     now: () => clock,
     ...over,
+    store,
   });
+  app.outbox.start();
   const served = await serve(app, { port: 0, logger, handleSignals: false });
   const url = `http://127.0.0.1:${served.port}`;
 
@@ -41,7 +47,7 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
   }
 
-  /** Every .eml in the dev mailbox (after the background sends finished), as text. */
+  /** Every .eml in the dev mailbox (after the outbox has tried every mail due), as text. */
   async function mails(): Promise<string[]> {
     await app.signIn.drainMail();
     const names = await readdir(mailDir).catch(() => [] as string[]);
@@ -69,6 +75,9 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
     return r.body as { token: string; email: string; expiresAt: string };
   }
 
+  /** What the gateway adds to an admin call it let through. */
+  const asAdmin = (actor: AdminActor | string = ADMIN) => gatewayAssertionHeaders(SERVICE_TOKEN, actor);
+
   const verifySession = (token: string) => post('/internal/sessions/verify', { token }, { 'x-service-token': SERVICE_TOKEN });
 
   return {
@@ -77,15 +86,18 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
     store,
     post,
     mails,
+    /** Resolves once the outbox has tried every mail due now. */
+    drainMail: () => app.signIn.drainMail(),
     codeFor,
     sendOtp,
     signIn,
     verifySession,
+    asAdmin,
     now: () => clock,
     advance: (ms: number) => void (clock += ms),
     async stop() {
       await served.close();
-      await app.signIn.drainMail();
+      await app.outbox.stop();
       await store.close();
       tmp.remove();
     },

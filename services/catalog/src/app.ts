@@ -6,6 +6,7 @@ import {
   BrandParamsSchema,
   BrandProductsQuerySchema,
   CatalogQuerySchema,
+  FitmentModelsQuerySchema,
   GeneratedImageParamsSchema,
   ProductIdParamsSchema,
   ProductImagesUpdateSchema,
@@ -14,7 +15,11 @@ import {
   TestimonialQuerySchema,
   type AdminProductRow,
   type BrandProductsResponse,
+  type FitmentMakesResponse,
+  type FitmentModelsResponse,
   type Product,
+  type ProductDetail,
+  type ProductRef,
   type ProductListResponse,
   type ProductSummary,
   type Subcategory,
@@ -25,8 +30,12 @@ import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { AdminProductFilterSchema } from '@forgeline/contracts/catalog-admin';
 import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
 import { createResponseCache } from '@forgeline/service-kit/response-cache';
+import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
+import type { Redis } from '@forgeline/service-kit/redis';
 import type { Logger } from '@forgeline/service-kit/logger';
-import { toAdminRow } from './domain/products.ts';
+import { codeKey, toAdminRow } from './domain/products.ts';
+import { machineQuery } from './domain/part-history.ts';
+import { mergeHistoryHits } from './domain/search/history-search.ts';
 import type { Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
 import { renderPartImageSvg } from './seed/part-image.ts';
 import { registerPartsMatchRoutes } from './parts-match-routes.ts';
@@ -52,9 +61,18 @@ export interface CatalogDeps {
   /** Rows per import batch (IMPORT_BATCH by default; tests use small ones). */
   importBatch?: number;
   /** SQLite: run catalogue imports in a worker thread writing to this file (main.ts), not in the request thread. */
-  importWorker?: { sqliteFile: string; logLevel: string };
+  importWorker?: { sqliteFile: string; logLevel: string; cacheMb?: number };
   /** Ready-made answers of the public reads (default 64 MB, 60 s); maxBytes 0 turns it off. */
   responseCache?: { maxBytes: number; ttlMs: number };
+  /** REDIS_URL's connection: the parts-list limit counts across every catalog replica. */
+  redis?: Redis;
+  /**
+   * Replicas over shared storage (MongoDB): a write here empties every replica's ready-made answers, not
+   * only this one's, which would otherwise serve (and feed the gateway's edge cache) the old answer for up to the TTL.
+   */
+  responseCacheClears?: ClearChannel;
+  /** Other replicas' writes applied to this replica's search index (change feed): its search answers must go. */
+  searchChanges?: { onApplied(listener: () => void): void };
 }
 
 /** How many rows the admin part-number search returns at most. */
@@ -71,9 +89,27 @@ const quoted = (text: string) => `"${text.length > 60 ? `${text.slice(0, 60)}…
 
 export function createApp(deps: CatalogDeps): Express {
   const { repo, search, logger } = deps;
+
+  /** The part that supersedes this one (following the chain to today's part), or null. */
+  async function replacementOf(product: Product): Promise<ProductRef | null> {
+    const seen = new Set([product.id]);
+    let current: ProductSummary | null = null;
+    let key = codeKey(product.partNumber);
+    for (let depth = 0; key && depth < 6; depth++) {
+      const next = (await repo.findAltCodes({ keys: [key], kind: 'superseded', limit: 2 })).find((h) => !seen.has(h.productId));
+      if (!next) break;
+      seen.add(next.productId);
+      const [summary] = await repo.getSummaries([next.productId]);
+      if (!summary) break;
+      current = summary;
+      key = codeKey(summary.partNumber);
+    }
+    return current ? { id: current.id, name: current.name, partNumber: current.partNumber, slug: current.slug } : null;
+  }
   const app = createServiceApp({
     name: 'catalog',
     logger,
+    adminGuard: { serviceToken: deps.serviceToken },
     // A pasted parts list is up to 500 lines of 500 characters.
     jsonLimit: '300kb',
     ready: async () => {
@@ -89,9 +125,22 @@ export function createApp(deps: CatalogDeps): Express {
     enabled: () => !deps.ready || deps.ready(),
     sharedMaxAgeSeconds: PUBLIC_READ_SHARED_SECONDS,
   });
+  const clears = deps.responseCacheClears;
+  clears?.onClear(() => cache.clear());
+  deps.searchChanges?.onApplied(() => cache.clear());
+  /** After a write: this replica's answers and, through the channel, every other replica's. */
+  const clearAnswers = () => {
+    cache.clear();
+    clears?.announce();
+  };
 
   /** Search hits in the one list shape: ids from the index, summaries from the store, in the index's order. */
+  /** The engine's hits with a part's history placed among them (see domain/search/history-search.ts). */
   async function searchProducts(query: string, opts: SearchOptions): Promise<Page<ProductSummary>> {
+    return mergeHistoryHits(repo, query, opts, opts, (window) => searchEngine(query, { ...opts, ...window }));
+  }
+
+  async function searchEngine(query: string, opts: SearchOptions): Promise<Page<ProductSummary>> {
     const result = await search.search(query, opts);
     const summaries = await repo.getSummaries(result.hits.map((h) => h.id));
     if (summaries.length < result.hits.length) {
@@ -100,6 +149,13 @@ export function createApp(deps: CatalogDeps): Express {
     }
     const matches = new Map(result.hits.map((h) => [h.id, h.matches]));
     return { items: summaries.map((s) => ({ ...s, matches: matches.get(s.id) ?? [] })), total: result.total };
+  }
+
+  /** make, model and serial of a request, as the store and the engines take them (null: no machine chosen). */
+  async function machineOf(q: { make?: string; model?: string; serial?: string }): Promise<Pick<SearchOptions, 'machine' | 'onlyIds'>> {
+    const machine = machineQuery(q);
+    if (!machine) return {};
+    return { machine, onlyIds: await repo.idsFitting(machine) };
   }
 
   const listResponse = (page: Page<ProductSummary>, limit: number, offset: number): ProductListResponse => ({
@@ -125,6 +181,7 @@ export function createApp(deps: CatalogDeps): Express {
     cache.json(async (req) => {
       const q = parseInput(ProductListQuerySchema, req.query, 'query');
       const { limit, offset } = q;
+      const machine = await machineOf(q);
       let page: Page<ProductSummary>;
       if (q.search) {
         page = await searchProducts(q.search, {
@@ -132,14 +189,15 @@ export function createApp(deps: CatalogDeps): Express {
           offset,
           ...(q.category ? { categorySlug: slugify(q.category) } : {}),
           ...(q.brand ? { brandSlug: slugify(q.brand) } : {}),
+          ...machine,
         });
       } else if (q.category) {
         const category = await requireCategory(q.category);
         const brand = q.brand ? await requireBrand(q.brand) : undefined;
-        page = await repo.listByCategory({ categorySlug: category.slug, brandSlug: brand?.slug, limit, offset });
+        page = await repo.listByCategory({ categorySlug: category.slug, brandSlug: brand?.slug, limit, offset, machine: machine.machine });
       } else {
         const brand = await requireBrand(q.brand!);
-        page = await repo.listByBrand({ brandSlug: brand.slug, limit, offset });
+        page = await repo.listByBrand({ brandSlug: brand.slug, limit, offset, machine: machine.machine });
       }
       return listResponse(page, limit, offset);
     }),
@@ -150,7 +208,10 @@ export function createApp(deps: CatalogDeps): Express {
     cache.json(async (req) => {
       const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
       const product: Product | null = await repo.getById(id);
-      if (product) return product;
+      if (product) {
+        const detail: ProductDetail = { ...product, replacedBy: await replacementOf(product) };
+        return detail;
+      }
       // Taken off the storefront by an import: gone for good, with a way to its category.
       const retired = await repo.getDeactivated(id);
       if (retired) {
@@ -176,9 +237,10 @@ export function createApp(deps: CatalogDeps): Express {
     '/api/catalog/products',
     cache.json(async (req) => {
       const q = parseInput(CatalogQuerySchema, req.query, 'query');
+      const machine = await machineOf(q);
       const page = q.search
-        ? await searchProducts(q.search, { limit: q.limit, offset: q.offset })
-        : await repo.listAll({ limit: q.limit, offset: q.offset });
+        ? await searchProducts(q.search, { limit: q.limit, offset: q.offset, ...machine })
+        : await repo.listAll({ limit: q.limit, offset: q.offset, machine: machine.machine });
       return listResponse(page, q.limit, q.offset);
     }),
   );
@@ -190,8 +252,33 @@ export function createApp(deps: CatalogDeps): Express {
       const q = parseInput(BrandProductsQuerySchema, req.query, 'query');
       const brand = await requireBrand(params.brand);
       const offset = (q.page - 1) * q.limit;
-      const page = await repo.listByBrand({ brandSlug: brand.slug, limit: q.limit, offset });
+      const machine = machineQuery(q) ?? undefined;
+      const page = await repo.listByBrand({ brandSlug: brand.slug, limit: q.limit, offset, machine });
       const body: BrandProductsResponse = { ...listResponse(page, q.limit, offset), brand };
+      return body;
+    }),
+  );
+
+  // The machines parts fit: the storefront's "Find parts for your machine" (make, then model).
+  app.get(
+    '/api/fitment/makes',
+    cache.json(async () => {
+      const makes = await repo.listMachineMakes();
+      const body: FitmentMakesResponse = { makes: makes.map((m) => ({ make: m.name, slug: m.slug, productCount: m.productCount })) };
+      return body;
+    }),
+  );
+  app.get(
+    '/api/fitment/models',
+    cache.json(async (req) => {
+      const q = parseInput(FitmentModelsQuerySchema, req.query, 'query');
+      const found = await repo.listMachineModels(slugify(q.make));
+      if (!found) throw notFound(`Machine make ${quoted(q.make)}`);
+      const body: FitmentModelsResponse = {
+        make: found.make.name,
+        slug: found.make.slug,
+        models: found.models.map((m) => ({ model: m.name, slug: m.slug, productCount: m.productCount })),
+      };
       return body;
     }),
   );
@@ -260,9 +347,9 @@ export function createApp(deps: CatalogDeps): Express {
       const update = parseInput(ProductImagesUpdateSchema, req.body, 'body');
       const product = await repo.updateImages(id, update);
       if (!product) throw notFound('Product');
-      cache.clear();
+      clearAnswers();
       await search.upsert([product]);
-      cache.clear(); // again: a read between the two writes may have stored the old search answer
+      clearAnswers(); // again: a read between the two writes may have stored the old search answer
       req.log.info({ productId: id, sku: product.sku, images: update.images.length }, 'product images updated');
       res.json(product);
     }),
@@ -280,7 +367,7 @@ export function createApp(deps: CatalogDeps): Express {
   );
 
   registerSitemapRoutes(app, { products: repo, serviceToken: deps.serviceToken });
-  registerPartsMatchRoutes(app, { repo, search, perMinute: deps.partsMatchPerMinute, tmpDir: deps.tmpDir });
+  registerPartsMatchRoutes(app, { repo, search, logger, perMinute: deps.partsMatchPerMinute, tmpDir: deps.tmpDir, redis: deps.redis });
 
   const importWorker = deps.importWorker;
   const batchSize = deps.importBatch ?? IMPORT_BATCH;
@@ -289,13 +376,13 @@ export function createApp(deps: CatalogDeps): Express {
     search,
     logger,
     batchSize,
-    onChange: () => cache.clear(),
+    onChange: clearAnswers,
     inWorker: importWorker
       ? (req, here) => runImportInWorker({ ...importWorker, batchSize: deps.importBatch ?? IMPORT_WORKER_BATCH, logger }, req, here)
       : undefined,
   });
   void imports.recover().catch((err: unknown) => logger.error({ err }, 'catalogue imports: recovery after a stop failed'));
-  registerCatalogAdminRoutes(app, { repo, search, imports, tmpDir: deps.tmpDir ?? tmpdir(), onChange: () => cache.clear() });
+  registerCatalogAdminRoutes(app, { repo, search, imports, tmpDir: deps.tmpDir ?? tmpdir(), onChange: clearAnswers });
   app.locals.imports = imports;
 
   return finishApp(app, logger);

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Express, Request, Response } from 'express';
 import { stringify } from 'csv-stringify';
 import {
+  CATALOG_IMPORT_MAX_MB,
   CatalogImportParamsSchema,
   CatalogImportQuerySchema,
   ProductCreateSchema,
@@ -22,8 +23,7 @@ import type { ImportRunner } from './catalog-import-jobs.ts';
 import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
 import type { ProductRepository, SearchIndex } from './ports.ts';
 
-/** A catalogue file may be this large (a 500,000-row CSV with descriptions is about 150 MB). */
-export const CATALOG_IMPORT_MAX_BYTES = 150 * 1024 * 1024;
+export const CATALOG_IMPORT_MAX_BYTES = CATALOG_IMPORT_MAX_MB * 1024 * 1024;
 
 const adminOf = (req: Request) => String(req.headers['x-admin-email'] ?? '').trim() || 'unknown';
 const today = () => new Date().toISOString().slice(0, 10);

@@ -19,6 +19,17 @@ export const CatalogConfigSchema = z
     /** Memory for ready-made answers of the public reads (0 turns the cache off), and how long one may be served. */
     RESPONSE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
     RESPONSE_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    /**
+     * SQLite page cache of the import thread (embedded storage only), held while an import runs. A larger one keeps the
+     * index pages a batch dirties in memory: a 100,000-row import into 500,000 parts (20,000-row transactions) took
+     * 58 s with 64 MB, 48 s with 256 MB and 39 s with 1,024 MB; the whole 500,000-row bench 234 s with 256 MB.
+     */
+    IMPORT_CACHE_MB: z.coerce.number().int().min(16).max(8192).default(256),
+    /**
+     * Redis shared by the replicas: the parts-list limit counts across them, a write empties every replica's answers,
+     * and (embedded search) each replica's index follows the others' writes through the change feed.
+     */
+    REDIS_URL: optional(z.url()),
   })
   .superRefine((env, ctx) => {
     // A key without a server is a half-given configuration; a server without a key is allowed (a dev Meilisearch).

@@ -1,11 +1,15 @@
 import path from 'node:path';
-import { loadConfig } from '@forgeline/service-kit/config';
+import { loadConfig, serverLimitsOf } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
+import { openClearChannel } from '@forgeline/service-kit/clear-channel';
+import { connectRedis } from '@forgeline/service-kit/redis';
 import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createApp } from './app.ts';
 import { PARTS_MATCH_PER_MINUTE } from './parts-match-routes.ts';
 import { CatalogConfigSchema } from './config.ts';
 import { catalogPaths, openStores } from './stores.ts';
+import { SearchReplication } from './search-replication.ts';
+import { openRedisChangeFeed } from './adapters/redis/redis-change-feed.ts';
 
 const REINDEX_BATCH = 2_000;
 
@@ -13,27 +17,62 @@ runMain('catalog', async () => {
   const config = loadConfig(CatalogConfigSchema);
   const logger = createLogger('catalog', config.LOG_LEVEL);
   const stores = await openStores(config, logger);
-  const { repo, search } = stores;
+  const { repo } = stores;
+
+  // Replicas: shared rate limits, and a write through one empties every one's ready-made answers.
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, 'replicas') : undefined;
+  const clears = redis ? openClearChannel({ redis, channel: 'forgeline:catalog:response-cache', logger }) : undefined;
+  logger.info({ replicas: redis ? 'redis' : 'this process only' }, 'rate limits and response cache');
+
+  // Each replica's embedded index follows the others' writes through the change feed (Meilisearch is shared already).
+  const replication =
+    redis && stores.kinds.search === 'embedded'
+      ? new SearchReplication({
+          repo,
+          search: stores.search,
+          feed: openRedisChangeFeed({ redis, stream: 'forgeline:catalog:changes', logger }),
+          positionFile: path.join(catalogPaths(config.DATA_DIR).searchDir, 'change-feed-position.json'),
+          logger,
+        })
+      : undefined;
+  const search = replication?.index ?? stores.search;
 
   // An empty index over a filled store (a new search engine, a lost index folder): rebuild it while serving;
-  // /readyz says "not ready" until it is done, so the launcher and compose wait for it.
+  // /readyz says "not ready" until it is done, so the launcher and compose wait for it. With the change feed the
+  // replication does this, and catches up with the others' writes, before it reports ready.
   const [products, indexed] = await Promise.all([repo.count(), search.size()]);
-  let reindexing = products > 0 && indexed === 0;
-  logger.info({ products, indexed, reindexing }, 'catalog opened');
+  let reindexing = !replication && products > 0 && indexed === 0;
+  logger.info({ products, indexed, reindexing, changeFeed: !!replication }, 'catalog opened');
 
   const app = createApp({
     repo,
     search,
     serviceToken: config.SERVICE_TOKEN,
     logger,
-    ready: () => !reindexing,
+    ready: () => !reindexing && (replication?.isCaughtUp() ?? true),
     partsMatchPerMinute: PARTS_MATCH_PER_MINUTE * config.RATE_LIMIT_MULTIPLIER,
     tmpDir: path.join(config.DATA_DIR, 'tmp'),
-    importWorker: stores.kinds.storage === 'sqlite' ? { sqliteFile: catalogPaths(config.DATA_DIR).sqlite, logLevel: config.LOG_LEVEL } : undefined,
+    importWorker:
+      stores.kinds.storage === 'sqlite' ? { sqliteFile: catalogPaths(config.DATA_DIR).sqlite, logLevel: config.LOG_LEVEL, cacheMb: config.IMPORT_CACHE_MB } : undefined,
     responseCache: { maxBytes: Math.round(config.RESPONSE_CACHE_MB * 1024 * 1024), ttlMs: config.RESPONSE_CACHE_TTL_SECONDS * 1000 },
+    redis,
+    responseCacheClears: clears,
+    searchChanges: replication,
   });
-  await serve(app, { host: config.HOST, port: config.PORT, logger, onClose: () => stores.close() });
+  await serve(app, {
+    host: config.HOST,
+    port: config.PORT,
+    logger,
+    limits: serverLimitsOf(config),
+    onClose: async () => {
+      await replication?.stop();
+      await clears?.close();
+      redis?.disconnect();
+      await stores.close();
+    },
+  });
 
+  await replication?.start();
   if (reindexing) {
     const started = Date.now();
     try {

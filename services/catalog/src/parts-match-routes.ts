@@ -1,10 +1,12 @@
 import { tmpdir } from 'node:os';
 import type { Express, Request } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { PartsMatchRequestSchema, type PartsMatchResponse } from '@forgeline/contracts/parts-match';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import { route } from '@forgeline/service-kit/http';
+import type { Logger } from '@forgeline/service-kit/logger';
 import { receiveMultipart } from '@forgeline/service-kit/multipart';
+import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
+import type { Redis } from '@forgeline/service-kit/redis';
 import { parsePartsList, PartsListError } from './domain/parts-list.ts';
 import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
 import { matchLines, type MatchDeps } from './domain/parts-match.ts';
@@ -47,14 +49,24 @@ async function listTextOfUpload(req: Request, tmpRoot: string): Promise<string> 
 }
 
 /** POST /api/parts/match: a pasted parts list, read and matched line by line (domain/parts-list.ts, parts-match.ts). */
-export function registerPartsMatchRoutes(app: Express, deps: MatchDeps & { perMinute?: number; tmpDir?: string }) {
+export function registerPartsMatchRoutes(
+  app: Express,
+  deps: MatchDeps & {
+    logger: Logger;
+    perMinute?: number;
+    tmpDir?: string;
+    /** REDIS_URL's connection: the limit counts across every catalog replica. */
+    redis?: Redis;
+  },
+) {
   app.post(
     '/api/parts/match',
-    rateLimit({
+    createRateLimiter({
+      name: 'catalog:parts-match',
       windowMs: 60_000,
       limit: deps.perMinute ?? PARTS_MATCH_PER_MINUTE,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
+      logger: deps.logger,
+      redis: deps.redis,
       handler: (req, res) => {
         req.log?.warn({ ip: req.ip }, 'rate limit reached: parts match');
         res.status(429).json({ message: 'Too many lists matched from your address. Please try again in a minute.' });

@@ -7,10 +7,26 @@ import type {
   Testimonial,
 } from '@forgeline/contracts/products';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
+import type { MachineQuery } from './domain/part-history.ts';
 
 export interface Page<T> {
   items: T[];
   total: number;
+}
+
+/** A part found by one of its other numbers. */
+export interface AltCodeHit {
+  productId: string;
+  kind: 'superseded' | 'cross_reference';
+  key: string;
+  value: string;
+}
+
+/** A machine make or model parts fit, with how many live parts fit it. */
+export interface MachineCount {
+  name: string;
+  slug: string;
+  productCount: number;
 }
 
 export interface NamedSlug {
@@ -28,9 +44,21 @@ export interface ProductRepository {
   getBySku(sku: string): Promise<Product | null>;
   /** Summaries in the order of `ids`; unknown ids are left out. Used to hydrate search hits. */
   getSummaries(ids: string[]): Promise<ProductSummary[]>;
-  listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number }): Promise<Page<ProductSummary>>;
-  listByBrand(q: { brandSlug: string; limit: number; offset: number }): Promise<Page<ProductSummary>>;
-  listAll(q: { limit: number; offset: number }): Promise<Page<ProductSummary>>;
+  /** `machine` narrows a list to the parts that fit it (counts follow). */
+  listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>>;
+  listByBrand(q: { brandSlug: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>>;
+  listAll(q: { limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>>;
+  /**
+   * Parts whose older numbers or cross-references have one of these normalised keys (or, with `prefix`, start with
+   * it), at most `limit` rows; `kind` narrows to one of the two.
+   */
+  findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]>;
+  /** The makes parts fit, by name. */
+  listMachineMakes(): Promise<MachineCount[]>;
+  /** The models of one make parts fit, by name; null when no part fits the make. */
+  listMachineModels(makeSlug: string): Promise<{ make: MachineCount; models: MachineCount[] } | null>;
+  /** Ids of the live parts that fit a machine (the search narrows its hits with them). */
+  idsFitting(machine: MachineQuery): Promise<Set<string>>;
   /** Admin part-number search: sku or part number starting with `code`, ignoring case, spaces and punctuation. */
   findByCode(code: string, limit: number): Promise<ProductSummary[]>;
   findCategory(slug: string): Promise<NamedSlug | null>;
@@ -92,6 +120,9 @@ export interface SearchOptions {
   /** Narrow to a brand or category slug. */
   brandSlug?: string;
   categorySlug?: string;
+  /** Narrow to the parts that fit a machine: `machine` for engines that filter on it, `onlyIds` (from the store) exactly. */
+  machine?: MachineQuery;
+  onlyIds?: Set<string>;
 }
 
 /** Product search: typo-tolerant and part-number aware (see README, "Search relevance"). */
@@ -104,5 +135,48 @@ export interface SearchIndex {
   /** Number of indexed documents (lets main.ts decide whether a rebuild is needed at start). */
   size(): Promise<number>;
   ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * A change to the catalogue as one replica tells the others: parts written (to be read again from storage by id and
+ * SKU) and parts taken out of search. It names parts, never carries them: the storage every replica shares is the
+ * truth, so an entry applied twice or late still ends where storage is.
+ */
+export interface CatalogChange {
+  upserted: { id: string; sku: string }[];
+  removed: string[];
+  /** Read the whole catalogue again (changes were lost, e.g. more than a writer could keep while the feed was down). */
+  resync?: boolean;
+}
+
+/** Where a reader stands in the feed: the last entry it has (id) and that entry's number (n, counted 1, 2, 3… by the feed). */
+export interface ChangeFeedPosition {
+  id: string;
+  n: number;
+}
+
+export interface ChangeFeedEntry extends ChangeFeedPosition {
+  /** The replica that announced it ('' when every replica, the writer too, must apply it). */
+  by: string;
+  change: CatalogChange;
+}
+
+/**
+ * The durable, ordered record of catalogue changes the replicas of one catalog share (Redis stream with REDIS_URL).
+ * Entries are numbered without gaps, so a reader knows when some were trimmed away or lost.
+ */
+export interface CatalogChangeFeed {
+  /** Appends in order; never throws and never waits: what cannot be sent now is kept and sent when the feed is back. */
+  announce(change: CatalogChange, by: string): void;
+  /** The last entry now ({ id: '0-0', n: 0 } for a feed that has none yet). */
+  head(): Promise<ChangeFeedPosition>;
+  /** Up to `count` entries after `from`, and the feed's own count at that same instant. */
+  readAfter(from: ChangeFeedPosition, count: number): Promise<{ entries: ChangeFeedEntry[]; n: number }>;
+  /** Entries after `from`, waiting up to `blockMs` for the first one ([] when none came). */
+  waitAfter(from: ChangeFeedPosition, count: number, blockMs: number): Promise<ChangeFeedEntry[]>;
+  /** Announcements not yet appended. */
+  pending(): number;
+  /** Stops waiting reads (they reject) and tries once more to send what is kept. */
   close(): Promise<void>;
 }

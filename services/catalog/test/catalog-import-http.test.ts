@@ -25,7 +25,7 @@ afterAll(async () => {
 async function upload(content: string | Buffer, query = '', name = 'catalogue.csv') {
   const form = new FormData();
   form.append('file', new Blob([content]), name);
-  const res = await fetch(`${catalog.url}/api/admin/catalog/imports${query}`, { method: 'POST', body: form, headers: { 'x-admin-email': 'ops@example.com' } });
+  const res = await fetch(`${catalog.url}/api/admin/catalog/imports${query}`, { method: 'POST', body: form, headers: await catalog.adminHeaders() });
   return { status: res.status, body: (await res.json()) as { id: string; message?: string } };
 }
 
@@ -115,7 +115,7 @@ describe('catalogue import', () => {
     expect(listing.products.map((p) => p.sku).sort()).toEqual(['NEW-ZH-001', 'NEW-ZH-002', 'NEW-ZH-003']);
 
     // Every bad row in errors.csv, and every change in the audit.
-    const errorsCsv = await fetch(`${catalog.url}/api/admin/catalog/imports/${job.id}/errors.csv`);
+    const errorsCsv = await fetch(`${catalog.url}/api/admin/catalog/imports/${job.id}/errors.csv`, { headers: await catalog.adminHeaders() });
     expect(errorsCsv.headers.get('content-type')).toMatch(/text\/csv/);
     const errorRows = parse(await errorsCsv.text(), { bom: true }) as string[][];
     expect(errorRows[0]).toEqual(['row', 'column', 'message']);
@@ -128,11 +128,11 @@ describe('catalogue import', () => {
   });
 
   it('exports every part in the import columns, escaped against formulas, and export → import is a no-op', async () => {
-    const res = await fetch(`${catalog.url}/api/admin/catalog/export.csv`);
+    const res = await fetch(`${catalog.url}/api/admin/catalog/export.csv`, { headers: await catalog.adminHeaders() });
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="catalogue-\d{4}-\d{2}-\d{2}\.csv"/);
     const text = await res.text();
     const table = parse(text, { bom: true, relax_column_count: false }) as string[][];
-    expect(table[0]).toEqual(['sku', 'name', 'part_number', 'brand', 'category', 'description', 'in_stock', 'availability', 'price', 'weight', 'dimensions', 'tags', 'specifications', 'images']);
+    expect(table[0]).toEqual(['sku', 'name', 'part_number', 'brand', 'category', 'description', 'in_stock', 'availability', 'price', 'weight', 'dimensions', 'tags', 'specifications', 'images', 'replaces', 'cross_references', 'fits']);
     expect(table).toHaveLength(1 + products.length + 3);
     expect(table.find((r) => r[0] === 'NEW-ZH-003')![1]).toBe("'=Formula Looking Name");
     const job = await importFile(text);
@@ -140,7 +140,7 @@ describe('catalogue import', () => {
   });
 
   it('missing=deactivate takes parts not in the file off the storefront (410, out of search and counts); naming one again brings it back', async () => {
-    const exported = await (await fetch(`${catalog.url}/api/admin/catalog/export.csv`)).text();
+    const exported = await (await fetch(`${catalog.url}/api/admin/catalog/export.csv`, { headers: await catalog.adminHeaders() })).text();
     const [head, ...body] = exported.replace(/^\uFEFF/, '').split(/\r?\n/).filter(Boolean);
     const dropped = products.slice(10, 15);
     const keep = body.filter((line) => !dropped.some((p) => line.startsWith(`${p.sku},`)));
@@ -190,7 +190,7 @@ describe('edit one part', () => {
   const send = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(catalog.url + path, {
       method,
-      headers: { 'content-type': 'application/json', 'x-admin-email': 'editor@example.com', ...headers },
+      headers: { 'content-type': 'application/json', ...(await catalog.adminHeaders('editor@example.com')), ...headers },
       body: JSON.stringify(body),
     });
     return { status: res.status, etag: res.headers.get('etag'), body: (await res.json()) as Product & { message?: string } };
@@ -198,7 +198,7 @@ describe('edit one part', () => {
 
   it('reads with an ETag, changes with If-Match, refuses a stale one with 412 and a missing one with 428', async () => {
     const target = products[40]!;
-    const read = await fetch(`${catalog.url}/api/admin/products/${target.id}`);
+    const read = await fetch(`${catalog.url}/api/admin/products/${target.id}`, { headers: await catalog.adminHeaders() });
     const etag = read.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]{22}"$/);
     expect(((await read.json()) as Product).sku).toBe(target.sku);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Product, Testimonial } from '@forgeline/contracts/products';
 import { SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
+import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve } from '@forgeline/service-kit/serve';
 import { tempDir } from '@forgeline/test-support/net';
@@ -15,8 +16,10 @@ export interface CatalogUnderTest {
   /** GET (or another method) on the running service; the body is parsed when it is JSON. */
   call: (
     urlPath: string,
-    init?: { method?: string; body?: unknown; token?: string },
+    init?: { method?: string; body?: unknown; token?: string; asGateway?: boolean },
   ) => Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  /** The gateway's assertion for a direct call to an admin route. */
+  adminHeaders: (admin?: string) => Promise<Record<string, string>>;
   stop: () => Promise<void>;
 }
 
@@ -50,6 +53,8 @@ export async function startCatalog(
       const res = await fetch(url + urlPath, {
         method: init.method ?? 'GET',
         headers: {
+          // Admin routes as the gateway sends them: with its signed assertion naming the admin.
+          ...(urlPath.startsWith('/api/admin/') && init.asGateway !== false ? await gatewayAssertionHeaders(SERVICE_TOKEN, 'ops@example.com') : {}),
           ...(init.token ? { [SERVICE_TOKEN_HEADER]: init.token } : {}),
           ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
@@ -59,6 +64,7 @@ export async function startCatalog(
       const json = (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : undefined;
       return { status: res.status, headers: res.headers, body: json, text };
     },
+    adminHeaders: (admin = 'ops@example.com') => gatewayAssertionHeaders(SERVICE_TOKEN, admin),
     async stop() {
       await served.close();
       tmp.remove();

@@ -7,6 +7,9 @@ import { freePort, tempDir } from '@forgeline/test-support/net';
 import { SqliteProductRepository } from '../src/adapters/sqlite/sqlite-product-repository.ts';
 import { CatalogConfigSchema } from '../src/config.ts';
 import { catalogPaths } from '../src/stores.ts';
+import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
+
+const SERVICE_TOKEN = 'test-service-token-0123456789';
 import { PRODUCTS, id } from './fixtures.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -39,7 +42,7 @@ describe('catalog main', () => {
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
         cwd: repoRoot,
-        env: { ...process.env, DATA_DIR: tmp.dir, PORT: String(port), LOG_LEVEL: 'warn', MONGO_URL: '', MEILI_URL: '' },
+        env: { ...process.env, DATA_DIR: tmp.dir, PORT: String(port), LOG_LEVEL: 'warn', MONGO_URL: '', MEILI_URL: '', SERVICE_TOKEN },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
@@ -62,13 +65,13 @@ describe('catalog main', () => {
         const form = new FormData();
         const rows = ['sku,name,part_number,category,brand', ...Array.from({ length: 1200 }, (_, i) => `WRK-${i},Worker Gasket ${i},WG-${i},Gaskets,Zeta Hydraulics`)];
         form.append('file', new Blob([rows.join('\n')]), 'worker.csv');
-        const started = await fetch(`${url}/api/admin/catalog/imports`, { method: 'POST', body: form });
+        const started = await fetch(`${url}/api/admin/catalog/imports`, { method: 'POST', body: form, headers: await gatewayAssertionHeaders(SERVICE_TOKEN, 'ops@example.com') });
         expect(started.status).toBe(202);
         const { id: importId } = (await started.json()) as { id: string };
         let job: { state: string; created: number } = { state: 'queued', created: 0 };
         for (let i = 0; i < 300 && ['queued', 'running'].includes(job.state); i++) {
           await new Promise((r) => setTimeout(r, 100));
-          job = (await (await fetch(`${url}/api/admin/catalog/imports/${importId}`)).json()) as typeof job;
+          job = (await (await fetch(`${url}/api/admin/catalog/imports/${importId}`, { headers: await gatewayAssertionHeaders(SERVICE_TOKEN, 'ops@example.com') })).json()) as typeof job;
         }
         expect(job, stderr).toMatchObject({ state: 'completed', created: 1200 });
         const hit = (await (await fetch(`${url}/api/products?search=WG-1199&limit=1`)).json()) as { products: { sku: string }[] };

@@ -175,6 +175,37 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       expect(brandTail.items.map((p) => p.id)).toEqual(many.filter((p) => p.brandName === 'Volvo').sort(byName).slice(17).map((p) => p.id));
     });
 
+    it('serves deep pages (past several page anchors) exactly as a walk from the start would, also after writes that shift them', async () => {
+      // ANCHOR_STRIDE (256) keys apart: 1,300 parts span five anchors; names repeat so ties break by id.
+      const many = Array.from({ length: 1_300 }, (_, i) =>
+        makeProduct({ id: id(10_000 + i), name: `Bolt ${String(i % 97).padStart(2, '0')}`, sku: `BOLT-${i}`, category: 'Bolts', brandName: i % 3 ? 'Volvo' : 'Doosan' }),
+      );
+      await repo.upsertMany(many);
+      const check = async (parts: Product[]) => {
+        const sorted = [...parts].sort(byName).map((p) => p.id);
+        for (const offset of [0, 255, 256, 257, 511, 700, 1_024, 1_250, sorted.length - 5]) {
+          const page = await repo.listByCategory({ categorySlug: 'bolts', limit: 10, offset });
+          expect(page.items.map((p) => p.id), `offset ${offset}`).toEqual(sorted.slice(offset, offset + 10));
+          expect(page.total).toBe(sorted.length);
+        }
+        const volvo = parts.filter((p) => p.brandName === 'Volvo').sort(byName).map((p) => p.id);
+        for (const offset of [300, 600, volvo.length - 3]) {
+          expect((await repo.listByCategory({ categorySlug: 'bolts', brandSlug: 'volvo', limit: 7, offset })).items.map((p) => p.id)).toEqual(volvo.slice(offset, offset + 7));
+          expect((await repo.listByBrand({ brandSlug: 'volvo', limit: 7, offset })).items.map((p) => p.id)).toEqual(
+            [...parts, ...PRODUCTS].filter((p) => p.brandName === 'Volvo').sort(byName).map((p) => p.id).slice(offset, offset + 7),
+          );
+        }
+        const all = [...PRODUCTS, ...parts].sort(byName).map((p) => p.id);
+        expect((await repo.listAll({ limit: 12, offset: 900 })).items.map((p) => p.id)).toEqual(all.slice(900, 912));
+      };
+      await check(many);
+      // New parts sorting first, and one renamed to the end, move every later part along.
+      const early = Array.from({ length: 40 }, (_, i) => makeProduct({ id: id(20_000 + i), name: `Aa Bolt ${i}`, sku: `AA-${i}`, category: 'Bolts', brandName: 'Volvo' }));
+      const renamed = { ...many[5]!, name: 'Zz Bolt' };
+      await repo.upsertMany([...early, renamed]);
+      await check([...many.filter((p) => p.id !== renamed.id), renamed, ...early]);
+    });
+
     it('updates images and keeps the counts', async () => {
       const updated = await repo.updateImages(id(2), { images: ['/media/a.webp', '/media/b.webp'], imageUrl: '/media/a.webp' });
       expect(updated).toMatchObject({ id: id(2), images: ['/media/a.webp', '/media/b.webp'], imageUrl: '/media/a.webp', name: 'Fuel Water Separator' });
@@ -272,6 +303,97 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       expect(history.map((h) => h.action)).toEqual(['reactivated', 'deactivated', 'created']);
       expect(history[2]).toEqual(audit(fresh, 'created'));
       expect((await repo.listAudit({ source: 'import:test', limit: 2 })).map((h) => h.action)).toEqual(['reactivated', 'deactivated']);
+    });
+
+    describe('a part\'s history and the machines it fits', () => {
+      const current = makeProduct({
+        id: id(501),
+        name: 'Engine Oil Filter (current)',
+        sku: 'HX-C',
+        partNumber: '1R-1808',
+        category: 'Hydraulic Filters',
+        brandName: 'Caterpillar',
+        replaces: ['1R-0716', '9Y-4419'],
+        crossReferences: [{ brand: 'Fleetguard', partNumber: 'LF9080' }],
+        fits: [
+          { make: 'Caterpillar', model: 'D9T', serialFrom: 'RJS00001', serialTo: 'RJS09999' },
+          { make: 'Caterpillar', model: '320D' },
+          { make: 'Komatsu', model: 'PC200-8' },
+        ],
+      });
+      const older = makeProduct({
+        id: id(502),
+        name: 'Engine Oil Filter (old)',
+        sku: 'HX-B',
+        partNumber: '1R-0716',
+        category: 'Hydraulic Filters',
+        brandName: 'Caterpillar',
+        fits: [{ make: 'Caterpillar', model: 'D9T', serialFrom: 'RJS10000' }],
+      });
+
+      it('stores replaces, cross-references and fits as given, and leaves them out when there are none', async () => {
+        await repo.upsertMany([current, older]);
+        expect(await repo.getById(id(501))).toEqual(current);
+        expect(await repo.getById(id(502))).toEqual(older);
+        const plain = await repo.getById(id(1));
+        expect(plain).not.toHaveProperty('replaces');
+        expect(plain).not.toHaveProperty('fits');
+      });
+
+      it('finds parts by an older number or a cross-reference key, exactly or by prefix, and forgets them when changed', async () => {
+        await repo.upsertMany([current, older]);
+        const byKey = await repo.findAltCodes({ keys: ['1R0716', 'LF9080', 'NOPE'], limit: 10 });
+        expect(byKey.map((h) => [h.productId, h.kind, h.key, h.value]).sort()).toEqual(
+          [
+            [id(501), 'cross_reference', 'LF9080', 'Fleetguard LF9080'],
+            [id(501), 'superseded', '1R0716', '1R-0716'],
+          ].sort(),
+        );
+        expect((await repo.findAltCodes({ keys: ['1R0716'], kind: 'cross_reference', limit: 10 })).length).toBe(0);
+        expect((await repo.findAltCodes({ keys: [], prefix: '9Y44', limit: 10 })).map((h) => h.value)).toEqual(['9Y-4419']);
+        await repo.applyChanges([{ ...current, replaces: ['9Y-4419'], crossReferences: undefined }], []);
+        expect((await repo.findAltCodes({ keys: ['1R0716', 'LF9080', '9Y4419'], limit: 10 })).map((h) => h.key)).toEqual(['9Y4419']);
+        await repo.deactivate([id(501)], []);
+        expect(await repo.findAltCodes({ keys: ['9Y4419'], limit: 10 })).toEqual([]);
+      });
+
+      it('lists the makes and models parts fit, with counts of parts', async () => {
+        await repo.upsertMany([current, older]);
+        expect(await repo.listMachineMakes()).toEqual([
+          { name: 'Caterpillar', slug: 'caterpillar', productCount: 2 },
+          { name: 'Komatsu', slug: 'komatsu', productCount: 1 },
+        ]);
+        expect(await repo.listMachineModels('caterpillar')).toEqual({
+          make: { name: 'Caterpillar', slug: 'caterpillar', productCount: 2 },
+          models: [
+            { name: '320D', slug: '320d', productCount: 1 },
+            { name: 'D9T', slug: 'd9t', productCount: 2 },
+          ],
+        });
+        expect(await repo.listMachineModels('volvo')).toBeNull();
+      });
+
+      it('narrows lists to the parts that fit a machine, by make, model and serial, with counts that follow', async () => {
+        await repo.upsertMany([current, older]);
+        const d9t = { makeSlug: 'caterpillar', modelSlug: 'd9t' };
+        const all = await repo.listAll({ limit: 10, offset: 0, machine: d9t });
+        expect([all.total, names(all.items)]).toEqual([2, ['Engine Oil Filter (current)', 'Engine Oil Filter (old)']]);
+        const early = await repo.listByCategory({ categorySlug: 'hydraulic-filters', limit: 10, offset: 0, machine: { ...d9t, serial: 'RJS01500' } });
+        expect([early.total, names(early.items)]).toEqual([1, ['Engine Oil Filter (current)']]);
+        const late = await repo.listByCategory({ categorySlug: 'hydraulic-filters', brandSlug: 'caterpillar', limit: 10, offset: 0, machine: { ...d9t, serial: 'RJS12000' } });
+        expect(names(late.items)).toEqual(['Engine Oil Filter (old)']);
+        const otherRun = await repo.listAll({ limit: 10, offset: 0, machine: { ...d9t, serial: 'ZZZ01500' } });
+        expect(otherRun.total).toBe(0);
+        const komatsu = await repo.listByBrand({ brandSlug: 'caterpillar', limit: 1, offset: 0, machine: { makeSlug: 'komatsu' } });
+        expect([komatsu.total, names(komatsu.items)]).toEqual([1, ['Engine Oil Filter (current)']]);
+        const page2 = await repo.listAll({ limit: 1, offset: 1, machine: d9t });
+        expect(names(page2.items)).toEqual(['Engine Oil Filter (old)']);
+        expect([...(await repo.idsFitting({ ...d9t, serial: 'RJS01500' }))]).toEqual([id(501)]);
+        expect((await repo.idsFitting({ makeSlug: 'caterpillar' })).size).toBe(2);
+        // A change of fitment shows at once.
+        await repo.applyChanges([{ ...older, fits: undefined }], []);
+        expect((await repo.listAll({ limit: 10, offset: 0, machine: d9t })).total).toBe(1);
+      });
     });
 
     it('keeps import jobs and all their errors, and marks the unfinished ones failed', async () => {

@@ -44,6 +44,8 @@ export interface MediaDeps {
   /** Upload temp files go here (one folder per request, removed after). */
   tmpDir: string;
   limits: MediaLimits;
+  /** SERVICE_TOKEN: admin routes need the gateway's assertion signed with it. */
+  serviceToken: string;
   /** How long POST .../upload-image waits for its image to be processed; 0 answers at once. */
   uploadWaitMs: number;
 }
@@ -70,6 +72,7 @@ export function createApp(deps: MediaDeps): Express {
   const app = createServiceApp({
     name: 'media',
     logger,
+    adminGuard: { serviceToken: deps.serviceToken },
     ready: async () => (await store.ready()) && (await queue.ready()),
   });
 

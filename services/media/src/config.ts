@@ -32,6 +32,19 @@ export const ConfigSchema = z
     MEDIA_ZIP_MAX_RATIO: int(100),
     MEDIA_JOB_ATTEMPTS: int(5, 1, 100),
     MEDIA_JOB_BACKOFF_MS: int(2_000, 1, 3_600_000),
+    /**
+     * A running job's lock (BullMQ) or lease (SQLite queue): the worker renews it while alive; once a killed
+     * worker's lock runs out, the stalled-job check gives the job to another worker.
+     */
+    MEDIA_JOB_LOCK_MS: int(30_000, 500, 3_600_000),
+    /** How often a BullMQ worker looks for jobs whose lock ran out (BullMQ's stalledInterval). */
+    MEDIA_JOB_STALLED_CHECK_MS: int(30_000, 200, 3_600_000),
+    /**
+     * Times a job may lose its worker (crash, SIGKILL, OOM) and be taken again before it fails as
+     * "stalled more than allowable limit"; a stall does not use up an attempt. Two: a single kill (or a
+     * rolling restart during a kill) never fails a job, an image that kills every worker does after three.
+     */
+    MEDIA_JOB_MAX_STALLED: int(2, 0, 100),
     /** How long the single-image upload waits for its processing before answering "queued". */
     MEDIA_UPLOAD_WAIT_MS: int(20_000, 0, 600_000),
   })

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig } from '@forgeline/service-kit/config';
+import { loadConfig, serverLimitsOf } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
 import { runMain, serve } from '@forgeline/service-kit/serve';
@@ -29,8 +29,16 @@ function buildStore(config: Config): ObjectStore {
 
 function buildQueue(config: Config, logger: Logger): JobQueue {
   const retry = { attempts: config.MEDIA_JOB_ATTEMPTS, backoffMs: config.MEDIA_JOB_BACKOFF_MS, logger };
-  if (config.REDIS_URL) return createBullJobQueue({ redisUrl: config.REDIS_URL, ...retry });
-  return createSqliteJobQueue(path.join(config.DATA_DIR, 'media-queue.sqlite'), retry);
+  if (config.REDIS_URL) {
+    return createBullJobQueue({
+      redisUrl: config.REDIS_URL,
+      ...retry,
+      lockDurationMs: config.MEDIA_JOB_LOCK_MS,
+      stalledIntervalMs: config.MEDIA_JOB_STALLED_CHECK_MS,
+      maxStalledCount: config.MEDIA_JOB_MAX_STALLED,
+    });
+  }
+  return createSqliteJobQueue(path.join(config.DATA_DIR, 'media-queue.sqlite'), { ...retry, leaseMs: config.MEDIA_JOB_LOCK_MS });
 }
 
 runMain('media', async () => {
@@ -61,6 +69,7 @@ runMain('media', async () => {
         logger,
         tmpDir: path.join(config.DATA_DIR, 'tmp', 'media-uploads'),
         uploadWaitMs: config.MEDIA_UPLOAD_WAIT_MS,
+        serviceToken: config.SERVICE_TOKEN,
         limits: {
           maxFileBytes: config.MEDIA_MAX_FILE_MB,
           maxRequestBytes: config.MEDIA_MAX_REQUEST_MB,
@@ -79,6 +88,7 @@ runMain('media', async () => {
     host: config.HOST,
     port: config.PORT,
     logger,
+    limits: serverLimitsOf(config),
     onClose: async () => {
       await worker?.close();
       await queue.close();

@@ -14,6 +14,7 @@ import { createSqliteJobQueue } from '../src/adapters/sqlite/job-queue.ts';
 import { createHttpCatalog } from '../src/adapters/catalog-http/catalog.ts';
 import { createJobHandlers } from '../src/worker/process-sku.ts';
 import { configureSharp } from '../src/images/variants.ts';
+import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
 import type { JobQueue, ObjectStore } from '../src/ports.ts';
 
 export const MB = 1024 * 1024;
@@ -70,6 +71,7 @@ export async function startMedia(
     tmpDir: path.join(tmp.dir, 'tmp'),
     limits: TEST_LIMITS,
     uploadWaitMs: 30_000,
+    serviceToken: SERVICE_TOKEN,
   });
   const served = await serve(app, { port: 0, logger, handleSignals: false });
   return {
@@ -135,8 +137,11 @@ export async function zipWithRawName(entries: [string, Buffer][], evilName: stri
   return zip;
 }
 
+/** What the gateway adds to an admin call it let through: its signed assertion naming the admin. */
+export const asGateway = () => gatewayAssertionHeaders(SERVICE_TOKEN, 'ops@example.com');
+
 export async function post(url: string, form: FormData): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method: 'POST', body: form });
+  const res = await fetch(url, { method: 'POST', body: form, headers: new URL(url).pathname.startsWith('/api/admin/') ? await asGateway() : {} });
   const text = await res.text();
   let body: any = text;
   try {
@@ -152,7 +157,7 @@ export const fileOf = (data: Buffer, name: string, type = 'application/octet-str
 /** Poll the status call until the job is finished (the test timeout is the only clock). */
 export async function waitForJob(media: MediaUnderTest, id: string): Promise<any> {
   for (;;) {
-    const res = await fetch(`${media.url}/api/admin/media-jobs/${id}`);
+    const res = await fetch(`${media.url}/api/admin/media-jobs/${id}`, { headers: await asGateway() });
     const body = (await res.json()) as any;
     if (res.status !== 200) throw new Error(`status call answered ${res.status}: ${JSON.stringify(body)}`);
     if (['completed', 'completed_with_errors', 'failed'].includes(body.state)) return body;

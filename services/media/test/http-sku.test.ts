@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessSkuImagesResponseSchema, UploadIndividualSkuResponseSchema } from '@forgeline/contracts/media';
-import { MB, fileOf, photo, post, productOf, startMedia, waitForJob, zipOf, type MediaUnderTest } from './harness.ts';
+import { MB, fileOf, photo, post, productOf, startMedia, waitForJob, zipOf, asGateway, type MediaUnderTest } from './harness.ts';
 import { sha256Prefix } from '../src/domain/keys.ts';
 
 let media: MediaUnderTest;
@@ -20,7 +20,7 @@ const uploadSku = (fields: Record<string, string>, files: File[]) => {
 const processSkus = async (body: unknown) => {
   const res = await fetch(`${media.url}/api/admin/process-sku-images`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(await asGateway()) },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -133,7 +133,18 @@ describe('POST /api/admin/process-sku-images', () => {
 
 describe('GET /api/admin/media-jobs/{id}', () => {
   it('answers 404 for an unknown job and 400 for a malformed id', async () => {
-    expect((await fetch(`${media.url}/api/admin/media-jobs/zip-0000000000000000`)).status).toBe(404);
-    expect((await fetch(`${media.url}/api/admin/media-jobs/${encodeURIComponent('a b')}`)).status).toBe(400);
+    const headers = await asGateway();
+    expect((await fetch(`${media.url}/api/admin/media-jobs/zip-0000000000000000`, { headers })).status).toBe(404);
+    expect((await fetch(`${media.url}/api/admin/media-jobs/${encodeURIComponent('a b')}`, { headers })).status).toBe(400);
+  });
+
+  it('refuses a call that did not come through the gateway with 401, before reading it', async () => {
+    const direct = await fetch(`${media.url}/api/admin/process-sku-images`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-email': 'ops@example.com' },
+      body: '{"not":',
+    });
+    expect(direct.status).toBe(401);
+    expect(((await direct.json()) as { message: string }).message).toMatch(/through the gateway/);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UploadImageResponseSchema } from '@forgeline/contracts/media';
-import { MB, fileOf, photo, post, productId, productOf, startMedia, type MediaUnderTest } from './harness.ts';
+import { MB, fileOf, photo, post, productId, productOf, startMedia, asGateway, type MediaUnderTest } from './harness.ts';
 import { sha256Prefix } from '../src/domain/keys.ts';
 
 let media: MediaUnderTest;
@@ -123,7 +123,7 @@ describe('POST /api/admin/products/{id}/upload-image', () => {
   it('refuses a body that is not multipart', async () => {
     const res = await fetch(`${media.url}/api/admin/products/${productId(5)}/upload-image`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(await asGateway()) },
       body: '{}',
     });
     expect(res.status).toBe(400);

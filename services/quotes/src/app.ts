@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import {
   ContactInputSchema,
   QUOTE_STATUS_PENDING,
@@ -30,6 +29,8 @@ import { once } from 'node:events';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import type { Logger } from '@forgeline/service-kit/logger';
+import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
+import type { Redis } from '@forgeline/service-kit/redis';
 import type { CaptchaSigner } from './domain/captcha.ts';
 import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow } from './domain/inbox.ts';
 import { contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
@@ -51,10 +52,14 @@ export interface QuotesDeps {
   /** Told when new mail is in the outbox (the Outbox's kick). */
   outbox: { kick(): void };
   rateLimits: RateLimits;
+  /** REDIS_URL's connection: the rate limits count across every quotes replica. Absent: in this process. */
+  redis?: Redis;
   /** JSON body limit; bigger bodies get 413. */
   bodyLimit?: string;
   /** ADMIN_EMAILS: who may be assigned a request. */
   adminEmails: string[];
+  /** SERVICE_TOKEN: admin routes need the gateway's assertion signed with it. */
+  serviceToken: string;
 }
 
 export const QUOTE_RECEIVED = 'Quote request received. We will reply within 24 hours.';
@@ -64,13 +69,14 @@ const CATALOG_DOWN = 'We cannot check the product right now. Please try again in
 const requestId = (req: Request) => (req as { id?: string }).id;
 
 /** Per client address (the gateway passes it in X-Forwarded-For; the service trusts loopback and private proxies). */
-function limiter(limit: number, windowMs: number, what: string): RequestHandler {
+function limiter(name: string, limit: number, windowMs: number, what: string, deps: QuotesDeps): RequestHandler {
   const minutes = Math.max(1, Math.round(windowMs / 60_000));
-  return rateLimit({
+  return createRateLimiter({
+    name: `quotes:${name}`,
     windowMs,
     limit,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
+    logger: deps.logger,
+    redis: deps.redis,
     handler: (req, res) => {
       req.log?.warn({ ip: req.ip, what }, 'rate limit reached');
       res.status(429).json({
@@ -86,6 +92,7 @@ export function createApp(deps: QuotesDeps): Express {
   const app = createServiceApp({
     name: 'quotes',
     logger,
+    adminGuard: { serviceToken: deps.serviceToken },
     jsonLimit: false,
     ready: () => store.ping(),
   });
@@ -96,7 +103,7 @@ export function createApp(deps: QuotesDeps): Express {
 
   app.post(
     '/api/quote-requests',
-    limiter(rl.quote, rl.windowMs, 'quote requests'),
+    limiter('quote', rl.quote, rl.windowMs, 'quote requests', deps),
     route(async (req, res) => {
       const input = parseInput(QuoteRequestInputSchema, req.body, 'body');
       if (input.website) {
@@ -136,14 +143,14 @@ export function createApp(deps: QuotesDeps): Express {
     }),
   );
 
-  app.get('/api/captcha', limiter(rl.captcha, rl.windowMs, 'security checks'), (_req, res) => {
+  app.get('/api/captcha', limiter('captcha', rl.captcha, rl.windowMs, 'security checks', deps), (_req, res) => {
     res.setHeader('cache-control', 'no-store');
     res.json(deps.captcha.issue());
   });
 
   app.post(
     '/api/contact',
-    limiter(rl.contact, rl.windowMs, 'messages'),
+    limiter('contact', rl.contact, rl.windowMs, 'messages', deps),
     route(async (req, res) => {
       const input = parseInput(ContactInputSchema, req.body, 'body');
       if (input.website) {

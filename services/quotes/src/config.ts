@@ -14,6 +14,8 @@ export const QuotesConfigSchema = z.object({
   PORT: port(4002),
   CATALOG_URL: z.url().default('http://127.0.0.1:4001'),
   MONGO_URL: optionalUrl,
+  /** Redis for the rate limits, so that every quotes replica counts together; unset: each process counts alone. */
+  REDIS_URL: optionalUrl.pipe(z.url().optional()),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM),
   /** The staff (same variable as auth's): the inbox assigns requests to them. The first one signs reply mails. */

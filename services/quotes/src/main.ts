@@ -1,6 +1,7 @@
 import { createMailer } from '@forgeline/mailer/mailer';
-import { loadConfig } from '@forgeline/service-kit/config';
+import { loadConfig, serverLimitsOf } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
+import { connectRedis } from '@forgeline/service-kit/redis';
 import { runMain, serve } from '@forgeline/service-kit/serve';
 import { HttpProductCatalog } from './adapters/http/http-product-catalog.ts';
 import { MongoQuoteStore } from './adapters/mongo/mongo-quote-store.ts';
@@ -8,7 +9,7 @@ import { SqliteQuoteStore } from './adapters/sqlite/sqlite-quote-store.ts';
 import { createApp } from './app.ts';
 import { QuotesConfigSchema } from './config.ts';
 import { CaptchaSigner, captchaSecret } from './domain/captcha.ts';
-import { Outbox } from './outbox.ts';
+import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from './ports.ts';
 
 runMain('quotes', async () => {
@@ -19,6 +20,8 @@ runMain('quotes', async () => {
     : SqliteQuoteStore.inDataDir(config.DATA_DIR);
   logger.info({ storage: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'storage ready');
   const mailer = createMailer(config, logger);
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, 'rate limits') : undefined;
+  logger.info({ rateLimits: redis ? 'redis' : 'memory' }, 'rate limits ready');
   const outbox = new Outbox(store, mailer, logger, {
     baseDelayMs: config.OUTBOX_BASE_DELAY_MS,
     maxDelayMs: config.OUTBOX_MAX_DELAY_MS,
@@ -32,6 +35,7 @@ runMain('quotes', async () => {
     captcha: new CaptchaSigner(captchaSecret(config)),
     mail: { siteName: 'Forgeline Parts', sellerEmail: config.SELLER_EMAIL, messageDomain: messageDomain(config.MAIL_FROM) },
     adminEmails: config.ADMIN_EMAILS,
+    serviceToken: config.SERVICE_TOKEN,
     outbox,
     rateLimits: {
       windowMs: config.RATE_LIMIT_WINDOW_MS,
@@ -39,6 +43,7 @@ runMain('quotes', async () => {
       contact: config.CONTACT_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
       captcha: config.CAPTCHA_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
     },
+    redis,
   });
   const counts = await store.outboxCounts();
   logger.info({ pendingMails: counts.pending }, 'outbox resuming');
@@ -47,9 +52,11 @@ runMain('quotes', async () => {
     host: config.HOST,
     port: config.PORT,
     logger,
+    limits: serverLimitsOf(config),
     onClose: async () => {
       await outbox.stop();
       await store.close();
+      redis?.disconnect();
     },
   });
 });

@@ -2,19 +2,21 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { DevMailbox, type Mailer } from '@forgeline/mailer/mailer';
-import { createLogger } from '@forgeline/service-kit/logger';
+import { createLogger, type Logger } from '@forgeline/service-kit/logger';
+import type { Redis } from '@forgeline/service-kit/redis';
 import { freePort, tempDir } from '@forgeline/test-support/net';
 import path from 'node:path';
 import { HttpProductCatalog } from '../src/adapters/http/http-product-catalog.ts';
 import { SqliteQuoteStore } from '../src/adapters/sqlite/sqlite-quote-store.ts';
 import { createApp, type RateLimits } from '../src/app.ts';
 import { CaptchaSigner } from '../src/domain/captcha.ts';
-import { Outbox } from '../src/outbox.ts';
+import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from '../src/ports.ts';
 
 export const PRODUCT = { id: 'p-1', name: 'Hydraulic Filter <HF-1>', sku: 'SKU-HF1', partNumber: '1R-0750' };
 export const SELLER = 'seller@example.com';
 export const CAPTCHA_SECRET = 'test-captcha-secret-0123456789';
+export const SERVICE_TOKEN = 'test-service-token-0123456789';
 
 export async function listen(app: express.Express): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
   const server = await new Promise<Server>((resolve) => {
@@ -32,10 +34,25 @@ export async function listen(app: express.Express): Promise<{ server: Server; ur
   };
 }
 
-/** A small catalog over real HTTP, answering GET /api/products/:id as the catalog service does. */
+/**
+ * A small catalog over real HTTP, answering GET /api/products/:id as the catalog service does. `failNext` makes the
+ * next lookups fail as a replica being killed does: the connection cut before an answer, or a proxy's 502.
+ */
 export async function startCatalogStub(products = [PRODUCT]) {
   const app = express();
+  const failures: ('cut' | 502)[] = [];
+  let lookups = 0;
   app.get('/api/products/:id', (req, res) => {
+    lookups++;
+    const failure = failures.shift();
+    if (failure === 'cut') {
+      req.socket.destroy();
+      return;
+    }
+    if (failure === 502) {
+      res.status(502).send('<html><body>502 Bad Gateway</body></html>');
+      return;
+    }
     if (req.params.id === 'catalog-fails') {
       res.status(500).json({ message: 'Internal error' });
       return;
@@ -44,7 +61,11 @@ export async function startCatalogStub(products = [PRODUCT]) {
     if (!p) res.status(404).json({ message: 'Product not found' });
     else res.json({ ...p, category: 'Filters', brandName: 'Caterpillar' });
   });
-  return listen(app);
+  return {
+    ...(await listen(app)),
+    failNext: (...how: ('cut' | 502)[]) => failures.push(...how),
+    lookups: () => lookups,
+  };
 }
 
 /** An address where nothing listens: the catalog is down. */
@@ -74,13 +95,17 @@ export interface ServiceOptions {
   signer?: CaptchaSigner;
   /** Another store than SQLite in dataDir (the Mongo adapter). */
   store?: QuoteStore;
+  /** Rate limits counted in Redis (REDIS_URL), shared with other replicas given the same. */
+  redis?: Redis;
+  /** Another logger than the silent one (a test reading the logs). */
+  logger?: Logger;
 }
 
 /** The quotes service as main.ts builds it, on real embedded adapters in a temp DATA_DIR, on a free port. */
 export async function startService(opts: ServiceOptions): Promise<TestService> {
   const tmp = opts.dataDir ? undefined : tempDir('quotes-test-');
   const dataDir = opts.dataDir ?? tmp!.dir;
-  const logger = createLogger('quotes-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const logger = opts.logger ?? createLogger('quotes-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const store = opts.store ?? SqliteQuoteStore.inDataDir(dataDir);
   const mailDir = path.join(dataDir, 'mail');
   const mailer = opts.mailer ?? new DevMailbox(mailDir, 'Forgeline <no-reply@forgeline.parts>');
@@ -100,6 +125,8 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     outbox,
     rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, ...opts.rateLimits },
     adminEmails: ADMINS,
+    serviceToken: SERVICE_TOKEN,
+    redis: opts.redis,
   });
   outbox.start();
   const http = await listen(app);

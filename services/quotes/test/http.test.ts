@@ -150,8 +150,10 @@ describe('quotes service over HTTP (SQLite, dev mailbox)', () => {
 
     it('refuses with a clean 503 when the catalog fails, storing nothing', async () => {
       const before = await svc.store.countQuoteRequests();
+      const lookups = catalog.lookups();
       const res = await post(`${svc.url}/api/quote-requests`, validQuote({ productId: 'catalog-fails' }));
       expect(res.status).toBe(503);
+      expect(catalog.lookups() - lookups, 'the first lookup and its two retries').toBe(3);
       expect(res.body.message).toMatch(/try again/);
       expect(await svc.store.countQuoteRequests()).toBe(before);
     });
@@ -283,6 +285,23 @@ describe('quotes service over HTTP (SQLite, dev mailbox)', () => {
       expect(res.body.success).toBe(true);
       expect(await svc.store.countContactMessages()).toBe(before);
     });
+  });
+});
+
+describe('when a catalog replica fails an attempt', () => {
+  it('asks again and takes the quote: the product lookup is a GET, safe to repeat', async () => {
+    const catalog = await startCatalogStub();
+    const svc = await startService({ catalogUrl: catalog.url });
+    try {
+      catalog.failNext('cut', 502);
+      const res = await post(`${svc.url}/api/quote-requests`, validQuote());
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(catalog.lookups()).toBe(3);
+      expect(await svc.store.countQuoteRequests()).toBe(1);
+    } finally {
+      await svc.close();
+      await catalog.close();
+    }
   });
 });
 

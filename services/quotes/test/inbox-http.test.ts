@@ -3,19 +3,20 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxDetail, InboxListResponse, InboxStats } from '@forgeline/contracts/quote-inbox';
-import { ADMINS, eventually, post, PRODUCT, send, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
+import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
+import { ADMINS, eventually, post, PRODUCT, send, SERVICE_TOKEN, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
 
 const [OPS, SAM] = ADMINS as [string, string];
-/** What the gateway adds once the admin's session checks out. */
-const as = (admin: string, extra: Record<string, string> = {}) => ({ 'x-admin-email': admin, ...extra });
+/** What the gateway adds once the admin's session checks out: its signed assertion naming the admin. */
+const as = async (admin: string, extra: Record<string, string> = {}) => ({ ...(await gatewayAssertionHeaders(SERVICE_TOKEN, admin)), ...extra });
 
 describe('the staff inbox over HTTP (SQLite, dev mailbox)', () => {
   let catalog: Awaited<ReturnType<typeof startCatalogStub>>;
   let svc: TestService;
   const ids: string[] = [];
 
-  async function call(method: string, p: string, body?: unknown, headers: Record<string, string> = as(OPS)) {
-    const res = await send(method, `${svc.url}${p}`, body, headers);
+  async function call(method: string, p: string, body?: unknown, headers: Record<string, string> | Promise<Record<string, string>> = as(OPS)) {
+    const res = await send(method, `${svc.url}${p}`, body, await headers);
     return { ...res, etag: res.headers.get('etag'), type: res.headers.get('content-type') };
   }
 
@@ -37,12 +38,17 @@ describe('the staff inbox over HTTP (SQLite, dev mailbox)', () => {
     await catalog?.close();
   });
 
-  it('is only for signed-in staff: without the gateway\'s admin header, 401', async () => {
+  it('is only for signed-in staff: without the gateway\'s assertion, 401, whatever headers come instead', async () => {
     for (const [method, p] of [['GET', '/api/admin/quotes'], ['GET', `/api/admin/quotes/${ids[0]}`], ['PATCH', `/api/admin/quotes/${ids[0]}`], ['GET', '/api/admin/quotes/export.csv']]) {
-      const res = await call(method!, p!, method === 'PATCH' ? { status: 'spam', version: 0 } : undefined, {});
-      expect(res.status, `${method} ${p}`).toBe(401);
-      expect(res.body.message).toMatch(/sign-in required/i);
+      for (const headers of [{}, { 'x-admin-email': OPS }, { 'x-gateway-assertion': 'not.a.jwt' }] as Record<string, string>[]) {
+        const res = await call(method!, p!, method === 'PATCH' ? { status: 'spam', version: 0 } : undefined, headers);
+        expect(res.status, `${method} ${p} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.body.message).toMatch(/through the gateway/i);
+      }
     }
+    // An assertion signed with another key is refused too.
+    const forged = await call('GET', '/api/admin/quotes', undefined, gatewayAssertionHeaders('another-service-token-0123', OPS));
+    expect(forged.status).toBe(401);
   });
 
   it('lists newest first with counts per status, filters and searches, and names a bad parameter', async () => {

@@ -42,7 +42,9 @@ const PrivacyRoute = policyRoute('PrivacyRoute');
 const RefundPolicyRoute = policyRoute('RefundPolicyRoute');
 const ShippingPolicyRoute = policyRoute('ShippingPolicyRoute');
 const DisclaimerRoute = policyRoute('DisclaimerRoute');
-const AdminPage = lazy(() => import('../features/admin/components/admin-page.tsx'));
+// The admin panel is the app's only screen that builds zod schemas (the contracts): zod is told first not to compile
+// them with `new Function`, which the Content-Security-Policy refuses (lib/zod-jitless.ts). Kept out of the entry.
+const AdminPage = lazy(() => import('../lib/zod-jitless.ts').then(() => import('../features/admin/components/admin-page.tsx')));
 
 /** Spec section 2, route table (also rendered on the server: web/src/entry-server.tsx). */
 export const routes: RouteObject[] = [

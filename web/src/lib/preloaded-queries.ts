@@ -1,4 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { PRELOADED_QUERIES_ID } from '@forgeline/contracts/ssr';
+import { dropPageData, readPageData } from './page-data.ts';
 
 /** One query-cache entry the server put in the page (gateway page handler, web/src/entry-server.tsx). */
 export interface PreloadedQuery {
@@ -6,18 +8,13 @@ export interface PreloadedQuery {
   data: unknown;
 }
 
-declare global {
-  interface Window {
-    /** Listing data the server rendered the page with; read once at start, then dropped. */
-    __PRELOADED_QUERIES__?: PreloadedQuery[];
-  }
-}
-
-/** Puts the server's data in the query cache, so the first render shows what the server HTML showed. */
+/**
+ * Puts the server's data (the page's `#__PRELOADED_QUERIES__` data block: the listing data it rendered the page with)
+ * in the query cache, so the first render shows what the server HTML showed. Read once at start, then dropped.
+ */
 export function seedPreloadedQueries(client: QueryClient): void {
-  if (typeof window === 'undefined') return;
-  const entries = window.__PRELOADED_QUERIES__;
-  delete window.__PRELOADED_QUERIES__;
+  const entries = readPageData(PRELOADED_QUERIES_ID) as PreloadedQuery[] | undefined;
+  dropPageData(PRELOADED_QUERIES_ID);
   if (!Array.isArray(entries)) return;
   for (const e of entries) {
     if (e && Array.isArray(e.queryKey) && e.data !== undefined) client.setQueryData(e.queryKey, e.data);

@@ -38,3 +38,23 @@ export function usePageHref(): (page: number) => string {
     [pathname, search],
   );
 }
+
+/**
+ * Back to the list's first page when what it lists changes outside the address (the chosen machine): `page` leaves
+ * the address, replacing the entry (going back would not bring the old list back).
+ */
+export function useResetPage(): () => void {
+  const [, setParams] = useSearchParams();
+  return useCallback(
+    () =>
+      setParams(
+        (prev) => {
+          const p = new URLSearchParams(prev);
+          p.delete('page');
+          return p;
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setParams],
+  );
+}

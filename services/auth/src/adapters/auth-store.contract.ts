@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthStore, OtpRecord, SessionRecord } from '../ports.ts';
+import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, OutboxMailRecord, SessionRecord } from '../ports.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
@@ -14,12 +14,45 @@ const otp = (over: Partial<OtpRecord> = {}): OtpRecord => ({
   createdAt: T0,
   ...over,
 });
+const mailFor = (r: OtpRecord, over: Partial<OutboxMailRecord> = {}): OutboxMailRecord => ({
+  id: r.id,
+  refId: r.id,
+  message: { to: r.email, subject: 'Your code', text: 'Your code is 123456', messageId: `<otp-${r.id}@forgeline.parts>` },
+  expiresAt: r.expiresAt,
+  createdAt: r.createdAt,
+  ...over,
+});
 const session = (over: Partial<SessionRecord> = {}): SessionRecord => ({
   tokenHash: randomUUID().replace(/-/g, '').padEnd(64, '0'),
   email: 'admin@example.com',
   expiresAt: T0 + 3_600_000,
   revokedAt: null,
   createdAt: T0,
+  lastSeenAt: T0,
+  ...over,
+});
+const apiKey = (over: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
+  id: randomUUID(),
+  name: 'ERP sync',
+  prefix: 'flk_abcd1234',
+  keyHash: randomUUID().replace(/-/g, '').padEnd(64, '1'),
+  scopes: ['catalog:read', 'catalog:write'],
+  createdBy: 'admin@example.com',
+  createdAt: T0,
+  lastUsedAt: null,
+  revokedAt: null,
+  ...over,
+});
+const audit = (over: Partial<AuditRecord> = {}): AuditRecord => ({
+  id: randomUUID(),
+  at: T0,
+  actor: 'admin@example.com',
+  actorKind: 'admin',
+  action: 'product.update',
+  target: 'PATCH /api/admin/products/p1',
+  ip: '203.0.113.7',
+  status: 200,
+  requestId: 'req-1',
   ...over,
 });
 
@@ -67,6 +100,42 @@ export function describeAuthStore(name: string, factory: () => Promise<{ store: 
       const results = await Promise.all(Array.from({ length: 8 }, () => store.countOtpAttempt(r.id, 5)));
       expect(results.filter((x) => x !== null)).toHaveLength(5);
       expect((await store.getOtp(r.id))?.attempts).toBe(5);
+    });
+
+    it("keeps a code's mail with its request, hands it to one claimer at a time and forgets it once sent", async () => {
+      const r = otp({ email: `a-${randomUUID().slice(0, 8)}@example.com` });
+      const before = await store.pendingMails();
+      await store.createOtp(r, mailFor(r));
+      expect(await store.getOtp(r.id)).toEqual(r);
+      expect(await store.pendingMails()).toBe(before + 1);
+      const now = new Date(T0 + 1);
+      const claims = await Promise.all([store.claimDueMails(now, 50, 1_000), store.claimDueMails(now, 50, 1_000), store.claimDueMails(now, 50, 1_000)]);
+      const mine = claims.flat().filter((m) => m.id === r.id);
+      expect(mine).toEqual([{ id: r.id, refId: r.id, message: mailFor(r).message, attempts: 1 }]);
+      // Leased: nobody else gets it until the lease ends; then it is claimed again (its claimer died).
+      expect((await store.claimDueMails(new Date(T0 + 500), 50, 1_000)).some((m) => m.id === r.id)).toBe(false);
+      const again = (await store.claimDueMails(new Date(T0 + 1_001), 50, 1_000)).find((m) => m.id === r.id);
+      expect(again?.attempts).toBe(2);
+      await store.markSent(r.id, new Date(T0 + 1_002));
+      expect(await store.pendingMails()).toBe(before);
+      expect((await store.claimDueMails(new Date(T0 + 5_000), 50, 1_000)).some((m) => m.id === r.id)).toBe(false);
+    });
+
+    it('retries a failed mail when it comes due, never hands out one whose code expired, and purges it', async () => {
+      const r = otp({ expiresAt: T0 + 60_000 });
+      await store.createOtp(r, mailFor(r));
+      const first = (await store.claimDueMails(new Date(T0), 50, 30_000)).find((m) => m.id === r.id);
+      expect(first?.attempts).toBe(1);
+      await store.markFailed(r.id, new Date(T0 + 2_000), 'connect ECONNREFUSED 127.0.0.1:25');
+      // Marked failed: the lease is over, but the mail waits for its retry time.
+      expect((await store.claimDueMails(new Date(T0 + 1_999), 50, 30_000)).some((m) => m.id === r.id)).toBe(false);
+      const retry = (await store.claimDueMails(new Date(T0 + 2_000), 50, 30_000)).find((m) => m.id === r.id);
+      expect(retry?.attempts).toBe(2);
+      await store.markFailed(r.id, new Date(T0 + 4_000), 'still down');
+      expect((await store.claimDueMails(new Date(T0 + 60_000), 50, 30_000)).some((m) => m.id === r.id)).toBe(false);
+      const pending = await store.pendingMails();
+      expect(await store.purgeExpired(T0 + 60_000)).toBeGreaterThanOrEqual(2); // the code and its mail
+      expect(await store.pendingMails()).toBeLessThan(pending);
     });
 
     it('stores sessions by token hash and revokes them once', async () => {
@@ -118,6 +187,65 @@ export function describeAuthStore(name: string, factory: () => Promise<{ store: 
       expect(await store.findSession(expiredSession.tokenHash)).toBeNull();
       expect(await store.findSession(revokedSession.tokenHash)).toBeNull();
       expect((await store.hit(key, 60_000, later)).count).toBe(1);
+    });
+
+    it('moves a session\'s last call forward, never back', async () => {
+      const s = session();
+      await store.createSession(s);
+      await store.touchSession(s.tokenHash, T0 + 100);
+      expect((await store.findSession(s.tokenHash))?.lastSeenAt).toBe(T0 + 100);
+      await store.touchSession(s.tokenHash, T0 + 50);
+      expect((await store.findSession(s.tokenHash))?.lastSeenAt).toBe(T0 + 100);
+      await store.touchSession('e'.repeat(64), T0); // unknown: nothing happens
+    });
+
+    it('stores API keys by hash, lists them newest first, records use and revokes once', async () => {
+      const older = apiKey({ createdAt: T0 - 10, scopes: ['quotes:read'] });
+      const newer = apiKey({ name: 'Inbox bot', createdAt: T0 + 10 });
+      await store.createApiKey(older);
+      await store.createApiKey(newer);
+      expect(await store.findApiKeyByHash(older.keyHash)).toEqual(older);
+      expect(await store.findApiKeyByHash('0'.repeat(64))).toBeNull();
+      const ids = (await store.listApiKeys()).map((k) => k.id);
+      expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
+      await store.touchApiKey(newer.id, T0 + 20);
+      expect((await store.findApiKeyByHash(newer.keyHash))?.lastUsedAt).toBe(T0 + 20);
+      expect(await store.revokeApiKey(newer.id, T0 + 30)).toBe(true);
+      expect(await store.revokeApiKey(newer.id, T0 + 31)).toBe(false);
+      expect(await store.revokeApiKey(randomUUID(), T0)).toBe(false);
+      expect((await store.findApiKeyByHash(newer.keyHash))?.revokedAt).toBe(T0 + 30);
+      await expect(store.createApiKey(apiKey({ keyHash: older.keyHash }))).rejects.toThrow();
+    });
+
+    it('keeps the audit log newest first, filters it, pages it by position and purges old entries', async () => {
+      const actor = `ops-${randomUUID().slice(0, 8)}@example.com`;
+      const base = T0 + 1_000_000;
+      const entries = Array.from({ length: 7 }, (_, i) =>
+        audit({ actor, at: base + Math.floor(i / 2), action: i % 2 ? 'catalog.import' : 'product.update' }),
+      );
+      await store.appendAudit(entries);
+      await store.appendAudit([entries[0]!]); // a batch sent again: no duplicate
+      const all = await store.listAudit({ actor: actor.toUpperCase().slice(0, 12), limit: 50 });
+      expect(all).toHaveLength(7);
+      expect(all.map((e) => e.at)).toEqual([...all.map((e) => e.at)].sort((a, b) => b - a));
+      expect(all.find((e) => e.id === entries[0]!.id)).toEqual(entries[0]);
+      expect((await store.listAudit({ actor, action: 'catalog.', limit: 50 })).map((e) => e.action)).toEqual(['catalog.import', 'catalog.import', 'catalog.import']);
+      expect(await store.listAudit({ actor, from: base + 3, limit: 50 })).toHaveLength(1);
+      expect(await store.listAudit({ actor, to: base, limit: 50 })).toHaveLength(2);
+      expect(await store.listAudit({ actor: '100%_', limit: 50 })).toEqual([]); // wildcards are literal
+      // Pages of 3 by (at, id) position: every entry once, in order.
+      const seen: string[] = [];
+      let before: { at: number; id: string } | undefined;
+      for (;;) {
+        const page = await store.listAudit({ actor, limit: 3, before });
+        seen.push(...page.map((e) => e.id));
+        if (page.length < 3) break;
+        const last = page[page.length - 1]!;
+        before = { at: last.at, id: last.id };
+      }
+      expect(seen).toEqual(all.map((e) => e.id));
+      expect(await store.purgeAudit(base + 3)).toBeGreaterThanOrEqual(6);
+      expect((await store.listAudit({ actor, limit: 50 })).map((e) => e.at)).toEqual([base + 3]);
     });
 
     it('answers ping', async () => {

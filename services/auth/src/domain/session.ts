@@ -10,12 +10,14 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export type SessionRefusal = 'unknown' | 'revoked' | 'expired';
+export type SessionRefusal = 'unknown' | 'revoked' | 'expired' | 'idle';
 
-export function sessionRefusal(record: SessionRecord | null, now: number): SessionRefusal | null {
+/** Why a session no longer signs anyone in: absolute lifetime (`expiresAt`), or unused for `idleMs`. */
+export function sessionRefusal(record: SessionRecord | null, now: number, idleMs = Infinity): SessionRefusal | null {
   if (!record) return 'unknown';
   if (record.revokedAt !== null) return 'revoked';
   if (now >= record.expiresAt) return 'expired';
+  if (now - record.lastSeenAt >= idleMs) return 'idle';
   return null;
 }
 
@@ -23,4 +25,5 @@ export const sessionRefusalMessage: Record<SessionRefusal, string> = {
   unknown: 'Invalid session token',
   revoked: 'Session has been logged out',
   expired: 'Session expired',
+  idle: 'Session expired after a period without use',
 };

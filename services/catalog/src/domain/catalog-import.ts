@@ -2,6 +2,7 @@ import { ProductCreateSchema, ProductFieldsSchema, type ProductFields } from '@f
 import type { Product } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
 import { stableUuid } from '../seed/generate.ts';
+import { formatCrossReferences, formatFits, formatReplaces, parseCrossReferences, parseFits, parseReplaces, withHistory } from './part-history.ts';
 
 /**
  * The catalogue file: one row per part keyed by `sku`, the same columns on import and export, so that an export
@@ -24,6 +25,10 @@ export const CATALOG_COLUMNS = [
   'tags',
   'specifications',
   'images',
+  // A part's history and reach (#17): `|`-separated lists.
+  'replaces',
+  'cross_references',
+  'fits',
 ] as const;
 export type CatalogColumn = (typeof CATALOG_COLUMNS)[number];
 
@@ -43,6 +48,9 @@ const ALIASES: Record<CatalogColumn, string[]> = {
   tags: ['tags', 'keywords'],
   specifications: ['specifications', 'specs', 'attributes'],
   images: ['images', 'image', 'imageurls', 'imageurl', 'photos'],
+  replaces: ['replaces', 'supersedes', 'supersededparts', 'oldpartnumbers', 'previouspartnumbers'],
+  cross_references: ['crossreferences', 'crossreference', 'crossrefs', 'xref', 'interchange', 'alternatenumbers'],
+  fits: ['fits', 'fitment', 'machines', 'applications', 'fitsmachines'],
 };
 
 const headerKey = (h: string) => h.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -111,6 +119,9 @@ const COLUMN_OF: Record<keyof ProductFields, CatalogColumn> = {
   tags: 'tags',
   specifications: 'specifications',
   images: 'images',
+  replaces: 'replaces',
+  crossReferences: 'cross_references',
+  fits: 'fits',
 };
 const FieldsGate = ProductFieldsSchema.partial();
 const SkuGate = ProductCreateSchema.shape.sku;
@@ -152,7 +163,7 @@ export function parseRow(cells: string[], row: number, header: HeaderMap): { ok:
 
   const fields: Record<string, unknown> = {};
   for (const [field, column] of Object.entries(COLUMN_OF) as [keyof ProductFields, CatalogColumn][]) {
-    if (['inStock', 'price', 'tags', 'specifications', 'images'].includes(field)) continue;
+    if (['inStock', 'price', 'tags', 'specifications', 'images', 'replaces', 'crossReferences', 'fits'].includes(field)) continue;
     const v = cell(column);
     if (v !== undefined) fields[field] = v;
   }
@@ -184,6 +195,18 @@ export function parseRow(cells: string[], row: number, header: HeaderMap): { ok:
     }
     fields.specifications = out;
   }
+  const history = [
+    ['replaces', 'replaces', parseReplaces],
+    ['cross_references', 'crossReferences', parseCrossReferences],
+    ['fits', 'fits', parseFits],
+  ] as const;
+  for (const [column, field, parse] of history) {
+    const v = cell(column);
+    if (v === undefined) continue;
+    const parsed = parse(v);
+    if ('error' in parsed) fail(column, parsed.error);
+    else fields[field] = parsed.value;
+  }
   const checked = FieldsGate.safeParse(fields);
   if (!checked.success) {
     for (const issue of checked.error.issues) {
@@ -201,7 +224,11 @@ export const importedProductId = (sku: string) => stableUuid(`forgeline-sku:${sk
 
 export type RowOutcome = { kind: 'created' | 'updated'; product: Product; changed: string[] } | { kind: 'unchanged' } | { kind: 'error'; errors: RowError[] };
 
-const COMPARED = ['name', 'partNumber', 'brandName', 'category', 'description', 'inStock', 'availability', 'price', 'weight', 'dimensions', 'tags', 'specifications', 'images'] as const;
+/** Every field a row can set, in column order: what decides whether a row changes a part. */
+const COMPARED = Object.keys(COLUMN_OF) as (keyof ProductFields)[];
+/** A field as stored, for comparing with a row's value (absent history is an empty list). */
+const storedValue = (p: Product, k: keyof ProductFields) =>
+  k === 'images' ? shownImages(p) : k === 'replaces' || k === 'crossReferences' || k === 'fits' ? (p[k] ?? []) : p[k];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** The images a part shows (its uploads, else its one image URL): what the export writes in `images`. */
@@ -239,11 +266,11 @@ export function applyRow(parsed: ParsedRow, existing: Product | null, now: strin
       dimensions: f.dimensions ?? '',
       createdAt: now,
     };
-    return { kind: 'created', product, changed: [] };
+    return { kind: 'created', product: withHistory(product, f), changed: [] };
   }
-  const changed = COMPARED.filter((k) => f[k] !== undefined && !same(f[k], k === 'images' ? shownImages(existing) : existing[k]));
+  const changed = COMPARED.filter((k) => f[k] !== undefined && !same(f[k], storedValue(existing, k)));
   if (changed.length === 0) return { kind: 'unchanged' };
-  const next: Product = { ...existing, ...f } as Product;
+  const next: Product = withHistory({ ...existing, ...f } as Product, { ...existing, ...f });
   if (changed.includes('name')) next.slug = slugify(next.name);
   if (changed.includes('brandName')) {
     next.brand = next.brandName;
@@ -273,5 +300,8 @@ export function exportRow(p: Product): string[] {
       .map(([k, v]) => `${k}=${v}`)
       .join('|'),
     images.join('|'),
+    formatReplaces(p.replaces),
+    formatCrossReferences(p.crossReferences),
+    formatFits(p.fits),
   ].map(escapeCell);
 }

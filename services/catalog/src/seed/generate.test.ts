@@ -156,3 +156,56 @@ describe('generateTestimonials', () => {
     expect(generateTestimonials()).toEqual(list);
   });
 });
+
+describe('the demo catalogue\'s part history and fitment', () => {
+  const parts = take(20_000);
+  const share = (f: (p: Product) => boolean) => parts.filter(f).length / parts.length;
+
+  it('gives most parts the machines they fit, about 30 % cross-references and about 5 % a superseded predecessor', () => {
+    expect(share((p) => Boolean(p.fits?.length))).toBeGreaterThan(0.8);
+    expect(share((p) => Boolean(p.fits?.length))).toBeLessThan(0.9);
+    expect(share((p) => Boolean(p.fits?.some((f) => f.serialFrom || f.serialTo)))).toBeGreaterThan(0.2);
+    expect(share((p) => Boolean(p.crossReferences?.length))).toBeGreaterThan(0.25);
+    expect(share((p) => Boolean(p.crossReferences?.length))).toBeLessThan(0.4);
+    expect(share((p) => Boolean(p.replaces?.length))).toBeGreaterThan(0.035);
+    expect(share((p) => Boolean(p.replaces?.length))).toBeLessThan(0.065);
+    for (const p of parts) expect(ProductSchema.safeParse(p).success, p.sku).toBe(true);
+  });
+
+  it('supersedes parts that are in the catalogue, in chains of two and three, each part by at most one', () => {
+    const byNumber = new Map(parts.map((p) => [p.partNumber, p]));
+    const replacedBy = new Map<string, Product>();
+    for (const p of parts) {
+      for (const old of p.replaces ?? []) {
+        expect(replacedBy.has(old), old).toBe(false);
+        replacedBy.set(old, p);
+      }
+    }
+    const supersededProducts = [...replacedBy.keys()].filter((n) => byNumber.has(n));
+    expect(supersededProducts.length / parts.length).toBeGreaterThan(0.035);
+    const chainLength = (number: string) => {
+      let n = 1;
+      for (let cur = replacedBy.get(number); cur; cur = replacedBy.get(cur.partNumber)) n++;
+      return n;
+    };
+    const lengths = supersededProducts.map(chainLength);
+    expect(lengths.some((l) => l >= 3)).toBe(true);
+    expect(lengths.filter((l) => l >= 3).length).toBeLessThan(lengths.length / 5);
+  });
+
+  it('fits machines of the same make when a part fits several, with a serial prefix per model', () => {
+    const prefixes = new Map<string, Set<string>>();
+    for (const p of parts) {
+      const makes = new Set((p.fits ?? []).map((f) => f.make));
+      expect(makes.size).toBeLessThanOrEqual(1);
+      for (const f of p.fits ?? []) {
+        const serial = f.serialFrom ?? f.serialTo;
+        if (!serial) continue;
+        const set = prefixes.get(`${f.make} ${f.model}`) ?? new Set<string>();
+        set.add(serial.slice(0, 3));
+        prefixes.set(`${f.make} ${f.model}`, set);
+      }
+    }
+    for (const set of prefixes.values()) expect(set.size).toBe(1);
+  });
+});

@@ -394,6 +394,100 @@ function availabilityOf(r: number): { inStock: boolean; availability: string } {
 const CATALOGUE_START = Date.UTC(2023, 0, 1);
 const CATALOGUE_SPAN_MS = 2.5 * 365 * 24 * 3600 * 1000;
 
+/** Aftermarket makers whose numbers buyers quote, by part group, with the shape of their numbers. */
+const AFTERMARKET: Partial<Record<Group, [brand: string, prefixes: string[], digits: number][]>> & { default: [string, string[], number][] } = {
+  filters: [
+    ['Fleetguard', ['LF', 'FF', 'HF', 'AF'], 5],
+    ['Donaldson', ['P'], 6],
+    ['Baldwin', ['BT', 'PF', 'PA', 'B'], 5],
+    ['Mann-Filter', ['W', 'WK', 'HU', 'C'], 5],
+    ['WIX', ['51', '33', '42', '46'], 5],
+  ],
+  undercarriage: [
+    ['Berco', ['CR', 'KM', 'VA'], 6],
+    ['ITR', ['KM', 'TR'], 6],
+    ['VemaTrack', ['VT'], 6],
+  ],
+  get: [
+    ['ESCO', ['V', 'SV', 'U'], 6],
+    ['Hensley', ['XS', 'FX'], 6],
+  ],
+  engine: [
+    ['Interstate-McBee', ['M-'], 7],
+    ['IPD', ['IP', 'IPD'], 6],
+    ['Reliance', ['RP', 'RE'], 6],
+  ],
+  hydraulics: [
+    ['Parker', ['PV', 'PVP', 'F11-'], 6],
+    ['Bosch Rexroth', ['R9', 'R90'], 7],
+    ['Eaton', ['EA', 'VE'], 6],
+  ],
+  default: [
+    ['Reliance', ['RP', 'RE'], 6],
+    ['Interstate-McBee', ['M-'], 7],
+    ['SKF', ['SK', 'VKM'], 6],
+  ],
+};
+
+/** A model's serial prefix: three letters from its name, the same for every part that fits it. */
+function serialPrefix(label: string): string {
+  let h = hashString(label);
+  let out = '';
+  for (let k = 0; k < 3; k++) {
+    out += String.fromCharCode(65 + (h % 26));
+    h = Math.floor(h / 26) + 7919 * (k + 1);
+  }
+  return out;
+}
+
+/** A part's history and reach, from its own random stream so the other fields stay as they were. */
+function historyOf(
+  h: R,
+  fit: Fit,
+  models: Fit[],
+  group: Group,
+  previous: string | undefined,
+  legacy: () => string,
+  oemCrossRef: { brand: string; partNumber: string } | undefined,
+): Pick<Product, 'replaces' | 'crossReferences' | 'fits'> {
+  const out: Pick<Product, 'replaces' | 'crossReferences' | 'fits'> = {};
+  // Most parts name the machines they fit: the one in their name, sometimes more of the same make.
+  if (h() < 0.85) {
+    const others = models.filter((m) => m.make === fit.make && m.model !== fit.model);
+    const extra = h() < 0.4 ? 1 + Math.floor(h() * 2) : 0;
+    const chosen = [fit];
+    for (let k = 0; k < extra && others.length; k++) {
+      const m = others[Math.floor(h() * others.length)]!;
+      if (!chosen.includes(m)) chosen.push(m);
+    }
+    out.fits = chosen.map((m) => {
+      if (h() >= 0.3) return { make: m.make, model: m.model };
+      // A production change: the part fits the units before it, or those from it on.
+      const prefix = serialPrefix(m.label);
+      const split = 2000 + Math.floor(h() * 6000);
+      const pad = (n: number) => `${prefix}${String(n).padStart(5, '0')}`;
+      return h() < 0.5 ? { make: m.make, model: m.model, serialFrom: pad(1), serialTo: pad(split - 1) } : { make: m.make, model: m.model, serialFrom: pad(split) };
+    });
+  }
+  // About 30 % are sold under other makers' numbers too (an aftermarket part always under the OEM's it replaces).
+  const crossReferences = oemCrossRef ? [oemCrossRef] : [];
+  if (h() < 0.3) {
+    const makers = AFTERMARKET[group] ?? AFTERMARKET.default;
+    const n = 1 + Math.floor(h() * 3);
+    for (let k = 0; k < n; k++) {
+      const [brand, prefixes, digits] = makers[Math.floor(h() * makers.length)]!;
+      const prefix = prefixes[Math.floor(h() * prefixes.length)]!;
+      if (crossReferences.some((x) => x.brand === brand)) continue;
+      crossReferences.push({ brand, partNumber: `${prefix}${String(Math.floor(h() * 10 ** digits)).padStart(digits, '0')}` });
+    }
+  }
+  if (crossReferences.length) out.crossReferences = crossReferences;
+  // About 5 % supersede the part before them of the same brand and category (which then reads "Replaced by"),
+  // so chains of two and three form; some also list an older number no longer sold.
+  if (previous && h() < 0.05) out.replaces = h() < 0.3 ? [previous, legacy()] : [previous];
+  return out;
+}
+
 export interface GenerateOptions {
   count: number;
   seed?: number;
@@ -411,6 +505,8 @@ export function* generateProducts(opts: GenerateOptions): Generator<Product> {
     return p;
   };
   const plansByName = new Map(plans.map((p) => [p.brand.name, p] as const));
+  /** The last part number of each brand and category: the one a new part may supersede. */
+  const lastNumber = new Map<string, string>();
 
   for (let i = 0; i < opts.count; i++) {
     const r = createRng((seed * 0x9e3779b1 + i) >>> 0 ^ Math.floor(i / 4294967296));
@@ -435,14 +531,21 @@ export function* generateProducts(opts: GenerateOptions): Generator<Product> {
     const make = fit.make;
 
     let crossRef: string | undefined;
+    let oemCrossRef: { brand: string; partNumber: string } | undefined;
     if (brand.name === 'Generic') {
       // The OEM number this part replaces, from the maker of the machine it fits (when that maker sells such parts).
       const oem = plansByName.get(make);
       if (oem?.categories.includes(category)) {
         const pat = patternOf(pick(r, patternsFor(oem.brand, categorySlug)));
-        crossRef = `${oem.brand.name} ${pat.render(Math.floor(r() * pat.space))}`;
+        oemCrossRef = { brand: oem.brand.name, partNumber: pat.render(Math.floor(r() * pat.space)) };
+        crossRef = `${oemCrossRef.brand} ${oemCrossRef.partNumber}`;
       }
     }
+    const lineKey = `${brand.name}|${category.name}`;
+    const h = createRng(((seed ^ 0x5bd1e995) * 0x85ebca6b + i * 0x27d4eb2f) >>> 0);
+    const legacyPattern = patternOf(patternSource);
+    const history = historyOf(h, fit, bp.models, category.group, lastNumber.get(lineKey), () => legacyPattern.render(Math.floor(h() * legacyPattern.space)), oemCrossRef);
+    lastNumber.set(lineKey, partNumber);
 
     const name =
       brand.name === 'Generic'
@@ -492,6 +595,7 @@ export function* generateProducts(opts: GenerateOptions): Generator<Product> {
       weight: `${kg < 10 ? kg.toFixed(2) : kg.toFixed(1)} kg`,
       dimensions,
       createdAt,
+      ...history,
     };
   }
 }

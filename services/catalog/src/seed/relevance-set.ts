@@ -41,7 +41,7 @@ export interface RelevanceOptions {
 }
 
 /** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -53,7 +53,7 @@ function rng(seed: number): () => number {
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** The words of a product name that name the part ("Hydraulic Filter Element"), without brand and number. */
 export function partTypeOf(p: Product): string {
@@ -67,7 +67,7 @@ export function partTypeOf(p: Product): string {
 }
 
 /** One typo in `word` (not on its first letter), giving a string that is not a catalogue word. */
-function typo(word: string, r: () => number, taken: ReadonlySet<string>, alphabet = LETTERS, minLength = 5): string | null {
+export function typo(word: string, r: () => number, taken: ReadonlySet<string>, alphabet = LETTERS, minLength = 5): string | null {
   for (let attempt = 0; attempt < 20; attempt++) {
     const ops = ['swap', 'delete', 'substitute', 'insert'] as const;
     const op = ops[Math.floor(r() * ops.length)]!;
@@ -100,7 +100,7 @@ function twoTypos(word: string, r: () => number, taken: ReadonlySet<string>): st
 }
 
 /** Part number as typed with separators changed: dropped, or turned into spaces, or added. */
-function separatorVariants(pn: string): string[] {
+export function separatorVariants(pn: string): string[] {
   const out = new Set<string>();
   if (/[^A-Za-z0-9]/.test(pn)) {
     out.add(pn.replace(/[^A-Za-z0-9]+/g, ''));
@@ -215,13 +215,13 @@ export function buildRelevanceSet(products: readonly Product[], opts: RelevanceO
 }
 
 /** Share of queries with a correct product among the first k results, overall and per kind. */
-export function recall(
-  set: readonly RelevanceQuery[],
+export function recall<Q extends { kind: string; accept: string[] } = RelevanceQuery>(
+  set: readonly Q[],
   results: readonly (readonly string[])[],
   k: number,
-): { overall: number; byKind: Record<string, number>; misses: RelevanceQuery[] } {
+): { overall: number; byKind: Record<string, number>; misses: Q[] } {
   const hits = new Map<string, [number, number]>();
-  const misses: RelevanceQuery[] = [];
+  const misses: Q[] = [];
   let found = 0;
   set.forEach((q, i) => {
     const top = results[i]!.slice(0, k);

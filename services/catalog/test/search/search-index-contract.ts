@@ -168,6 +168,28 @@ export function describeSearchIndex(name: string, factory: () => Promise<SearchI
     });
 
     describe('filters, paging and totals', () => {
+      it('narrows to the parts that fit a machine: by its make and model, and by the store\'s ids where a serial decides', async () => {
+        const base = byId.get('p-kom-1231')!;
+        const fitting = [
+          { ...base, id: 'fit-a', sku: 'FIT-A', partNumber: 'FA-100', name: 'Sprocket Segment A', fits: [{ make: 'Caterpillar', model: 'D9T', serialFrom: 'RJS00001', serialTo: 'RJS04999' }] },
+          { ...base, id: 'fit-b', sku: 'FIT-B', partNumber: 'FB-100', name: 'Sprocket Segment B', fits: [{ make: 'Caterpillar', model: 'D9T' }] },
+          { ...base, id: 'fit-c', sku: 'FIT-C', partNumber: 'FC-100', name: 'Sprocket Segment C', fits: [{ make: 'Caterpillar', model: '320D' }] },
+        ];
+        await index.upsert(fitting);
+        try {
+          const machine = { makeSlug: 'caterpillar', modelSlug: 'd9t' };
+          const d9t = await index.search('sprocket segment', { limit: 10, offset: 0, machine, onlyIds: new Set(['fit-a', 'fit-b']) });
+          expect(d9t.hits.map((h) => h.id).sort()).toEqual(['fit-a', 'fit-b']);
+          expect(d9t.total).toBe(2);
+          const serial = await index.search('sprocket segment', { limit: 10, offset: 0, machine: { ...machine, serial: 'RJS01000' }, onlyIds: new Set(['fit-a']) });
+          expect(serial.hits.map((h) => h.id)).toEqual(['fit-a']);
+          const none = await index.search('sprocket segment', { limit: 10, offset: 0, machine: { makeSlug: 'volvo' }, onlyIds: new Set() });
+          expect(none.hits).toEqual([]);
+        } finally {
+          await index.remove(fitting.map((p) => p.id));
+        }
+      });
+
       it('narrows to a brand slug', async () => {
         const found = await ids('filter', { brandSlug: 'komatsu' });
         expect(found.length).toBeGreaterThan(0);

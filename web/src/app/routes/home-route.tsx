@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
 import { AboutSection } from '../../features/home/components/about-section.tsx';
+import { MachineSelector } from '../../features/fitment/components/machine-selector.tsx';
 import { FeaturesSection } from '../../features/home/components/features-section.tsx';
 import { HeroSection } from '../../features/home/components/hero-section.tsx';
 import { StatsBand } from '../../features/home/components/stats-band.tsx';
@@ -24,6 +25,9 @@ export default function HomeRoute() {
         {site.name}: {site.tagline}
       </h1>
       <HeroSection />
+      <div className="container-page py-8">
+        <MachineSelector goTo="/catalog" folded />
+      </div>
       {below ? (
         <>
           <FeaturesSection />

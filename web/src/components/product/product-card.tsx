@@ -2,6 +2,7 @@ import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
 import { Link } from 'react-router-dom';
 import { FirstScreenGrid } from '../ui/first-screen-grid.tsx';
+import { altCodeMatchLabel } from '../../lib/alt-code-match.ts';
 import { displayBrand } from '../../lib/brand.ts';
 import { primaryImage } from '../../lib/product-image.ts';
 import { ProductImage } from './product-image.tsx';
@@ -39,6 +40,8 @@ export function ProductCardImage({
 
 /** Card of the category and search result grids (spec section 2, category page), with "Add to quote list". */
 export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {
+  // A search hit found by an older number it replaces or another maker's number says so.
+  const matchLabel = altCodeMatchLabel(product.match);
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:border-ink hover:shadow-md">
       <Link to={productPath(product)} className="group flex flex-1 flex-col">
@@ -60,6 +63,9 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
           <p className="text-xs text-steel sm:text-sm">
             Part #: <span className="font-mono font-semibold text-ink">{product.partNumber || 'N/A'}</span>
           </p>
+          {matchLabel ? (
+            <p className="self-start rounded bg-safety/25 px-1.5 py-0.5 font-mono text-xs font-semibold text-ink break-all">{matchLabel}</p>
+          ) : null}
           <div className="mt-auto flex flex-wrap gap-1.5 pt-2 text-xs">
             <span className="rounded bg-ink px-2 py-0.5 font-semibold text-safety">{displayBrand(product.brandName)}</span>
             <span className="rounded bg-zinc-100 px-2 py-0.5 text-steel">{product.category}</span>

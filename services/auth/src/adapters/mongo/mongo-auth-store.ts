@@ -1,5 +1,7 @@
 import mongoose, { Schema } from 'mongoose';
-import type { AuthStore, OtpRecord, SessionRecord } from '../../ports.ts';
+import type { MailMessage } from '@forgeline/mailer/mailer';
+import type { ClaimedMail } from '@forgeline/mailer/outbox';
+import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, SessionRecord } from '../../ports.ts';
 
 const otpSchema = new Schema(
   {
@@ -13,6 +15,26 @@ const otpSchema = new Schema(
   },
   { versionKey: false, collection: 'auth_otp_requests' },
 );
+const mailSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    refId: { type: String, required: true },
+    message: { type: Schema.Types.Mixed, required: true },
+    attempts: { type: Number, required: true, default: 0 },
+    nextAttemptAt: { type: Number, required: true, index: true },
+    leaseUntil: { type: Number, required: true, default: 0 },
+    lastError: { type: String, default: null },
+    expiresAt: { type: Number, required: true, index: true },
+    createdAt: { type: Number, required: true },
+  },
+  { versionKey: false, collection: 'auth_mail_outbox' },
+);
+interface MailDoc {
+  _id: string;
+  refId: string;
+  message: MailMessage;
+  attempts: number;
+}
 const sessionSchema = new Schema(
   {
     _id: { type: String, required: true }, // sha256 of the token
@@ -20,9 +42,39 @@ const sessionSchema = new Schema(
     expiresAt: { type: Number, required: true, index: true },
     revokedAt: { type: Number, default: null },
     createdAt: { type: Number, required: true },
+    lastSeenAt: { type: Number, default: null },
   },
   { versionKey: false, collection: 'auth_sessions' },
 );
+const apiKeySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    prefix: { type: String, required: true },
+    keyHash: { type: String, required: true, unique: true },
+    scopes: { type: [String], required: true },
+    createdBy: { type: String, required: true },
+    createdAt: { type: Number, required: true },
+    lastUsedAt: { type: Number, default: null },
+    revokedAt: { type: Number, default: null },
+  },
+  { versionKey: false, collection: 'auth_api_keys' },
+);
+const auditSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Number, required: true },
+    actor: { type: String, required: true },
+    actorKind: { type: String, required: true },
+    action: { type: String, required: true },
+    target: { type: String, default: null },
+    ip: { type: String, default: null },
+    status: { type: Number, default: null },
+    requestId: { type: String, default: null },
+  },
+  { versionKey: false, collection: 'auth_audit_log' },
+);
+auditSchema.index({ at: -1, _id: -1 });
 const rateSchema = new Schema(
   {
     _id: { type: String, required: true }, // `${key}|${windowStart}`
@@ -36,9 +88,26 @@ const rateSchema = new Schema(
 interface OtpDoc extends Omit<OtpRecord, 'id'> {
   _id: string;
 }
-interface SessionDoc extends Omit<SessionRecord, 'tokenHash'> {
+interface SessionDoc extends Omit<SessionRecord, 'tokenHash' | 'lastSeenAt'> {
+  _id: string;
+  lastSeenAt?: number | null;
+}
+interface ApiKeyDoc extends Omit<ApiKeyRecord, 'id'> {
   _id: string;
 }
+interface AuditDoc extends Omit<AuditRecord, 'id'> {
+  _id: string;
+}
+const toApiKey = ({ _id, ...d }: ApiKeyDoc): ApiKeyRecord => ({ id: _id, ...d, lastUsedAt: d.lastUsedAt ?? null, revokedAt: d.revokedAt ?? null });
+const toAudit = ({ _id, ...d }: AuditDoc): AuditRecord => ({
+  id: _id,
+  ...d,
+  target: d.target ?? null,
+  ip: d.ip ?? null,
+  status: d.status ?? null,
+  requestId: d.requestId ?? null,
+});
+const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const toOtp = (d: OtpDoc): OtpRecord => ({
   id: d._id,
@@ -55,6 +124,7 @@ const toSession = (d: SessionDoc): SessionRecord => ({
   expiresAt: d.expiresAt,
   revokedAt: d.revokedAt ?? null,
   createdAt: d.createdAt,
+  lastSeenAt: d.lastSeenAt ?? d.createdAt,
 });
 
 /**
@@ -83,12 +153,58 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
   const Otp = conn.model('AuthOtpRequest', otpSchema);
   const Session = conn.model('AuthSession', sessionSchema);
   const Rate = conn.model('AuthRateWindow', rateSchema);
-  await Promise.all([Otp.init(), Session.init(), Rate.init()]);
+  const ApiKey = conn.model('AuthApiKey', apiKeySchema);
+  const Audit = conn.model('AuthAuditEntry', auditSchema);
+  const Mail = conn.model('AuthOutboxMail', mailSchema);
+  await Promise.all([Otp.init(), Session.init(), Rate.init(), ApiKey.init(), Audit.init(), Mail.init()]);
 
   return {
-    async createOtp(r) {
+    async createOtp(r, mail) {
       const { id, ...rest } = r;
+      // The code request first: a mail without its request would carry a code that never verifies.
       await Otp.create({ _id: id, ...rest });
+      if (mail) {
+        await Mail.create({
+          _id: mail.id,
+          refId: mail.refId,
+          message: mail.message,
+          attempts: 0,
+          nextAttemptAt: mail.createdAt,
+          leaseUntil: 0,
+          expiresAt: mail.expiresAt,
+          createdAt: mail.createdAt,
+        });
+      }
+    },
+    async claimDueMails(now, limit, leaseMs) {
+      const t = now.getTime();
+      const candidates = await Mail.find({ nextAttemptAt: { $lte: t }, leaseUntil: { $lte: t }, expiresAt: { $gt: t } })
+        .sort({ nextAttemptAt: 1, _id: 1 })
+        .limit(limit * 4) // more than asked: simultaneous claimers skip each other's and take the next ones
+        .lean<MailDoc[]>();
+      const claimed: ClaimedMail[] = [];
+      for (const d of candidates) {
+        if (claimed.length >= limit) break;
+        // A conditional update on the attempt count: of two claimers, one changes the document.
+        const won = await serial(`mail:${d._id}`, async () => {
+          const res = await Mail.updateOne(
+            { _id: d._id, attempts: d.attempts, leaseUntil: { $lte: t } },
+            { $set: { leaseUntil: t + leaseMs }, $inc: { attempts: 1 } },
+          );
+          return res.modifiedCount === 1;
+        });
+        if (won) claimed.push({ id: d._id, refId: d.refId, message: d.message, attempts: d.attempts + 1 });
+      }
+      return claimed;
+    },
+    async markSent(id) {
+      await Mail.deleteOne({ _id: id });
+    },
+    async markFailed(id, nextAttemptAt, error) {
+      await Mail.updateOne({ _id: id }, { $set: { nextAttemptAt: nextAttemptAt.getTime(), leaseUntil: 0, lastError: error.slice(0, 500) } });
+    },
+    async pendingMails() {
+      return Mail.countDocuments();
     },
     async getOtp(id) {
       const d = await Otp.findById(id).lean<OtpDoc>();
@@ -124,6 +240,52 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
         return res.modifiedCount === 1;
       });
     },
+    async touchSession(tokenHash, at) {
+      await Session.updateOne({ _id: tokenHash, $or: [{ lastSeenAt: null }, { lastSeenAt: { $lt: at } }] }, { $set: { lastSeenAt: at } });
+    },
+    async createApiKey({ id, ...rest }) {
+      await ApiKey.create({ _id: id, ...rest });
+    },
+    async listApiKeys() {
+      return (await ApiKey.find().sort({ createdAt: -1, _id: -1 }).lean<ApiKeyDoc[]>()).map(toApiKey);
+    },
+    async findApiKeyByHash(keyHash) {
+      const d = await ApiKey.findOne({ keyHash }).lean<ApiKeyDoc>();
+      return d ? toApiKey(d) : null;
+    },
+    async revokeApiKey(id, at) {
+      const res = await ApiKey.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: at } });
+      return res.modifiedCount === 1;
+    },
+    async touchApiKey(id, at) {
+      await ApiKey.updateOne({ _id: id }, { $set: { lastUsedAt: at } });
+    },
+    async appendAudit(records) {
+      // Ordered false: an entry sent twice (a retried batch) is skipped, the rest go in.
+      await Audit.insertMany(
+        records.map(({ id, ...rest }) => ({ _id: id, ...rest })),
+        { ordered: false },
+      ).catch((err: unknown) => {
+        const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors;
+        if (!writeErrors?.every((e) => (e.code ?? e.err?.code) === 11000)) throw err;
+      });
+    },
+    async listAudit(f) {
+      const and: Record<string, unknown>[] = [];
+      if (f.actor) and.push({ actor: { $regex: regexEscape(f.actor), $options: 'i' } });
+      if (f.action) and.push({ action: { $regex: `^${regexEscape(f.action)}`, $options: 'i' } });
+      if (f.from !== undefined) and.push({ at: { $gte: f.from } });
+      if (f.to !== undefined) and.push({ at: { $lte: f.to } });
+      if (f.before) and.push({ $or: [{ at: { $lt: f.before.at } }, { at: f.before.at, _id: { $lt: f.before.id } }] });
+      const docs = await Audit.find(and.length ? { $and: and } : {})
+        .sort({ at: -1, _id: -1 })
+        .limit(f.limit)
+        .lean<AuditDoc[]>();
+      return docs.map(toAudit);
+    },
+    async purgeAudit(before) {
+      return (await Audit.deleteMany({ at: { $lt: before } })).deletedCount;
+    },
     hit(key, windowMs, now) {
       const start = Math.floor(now / windowMs) * windowMs;
       const id = `${key}|${start}`;
@@ -150,12 +312,13 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
       await Rate.deleteMany({ key });
     },
     async purgeExpired(now) {
-      const [a, b, c] = await Promise.all([
+      const [a, b, c, d] = await Promise.all([
         Otp.deleteMany({ expiresAt: { $lte: now } }),
         Session.deleteMany({ $or: [{ expiresAt: { $lte: now } }, { revokedAt: { $ne: null } }] }),
         Rate.deleteMany({ resetAt: { $lte: now } }),
+        Mail.deleteMany({ expiresAt: { $lte: now } }),
       ]);
-      return a.deletedCount + b.deletedCount + c.deletedCount;
+      return a.deletedCount + b.deletedCount + c.deletedCount + d.deletedCount;
     },
     async ping() {
       await conn.db!.admin().ping();

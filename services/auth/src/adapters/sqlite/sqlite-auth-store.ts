@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
-import type { AuthStore, OtpRecord, RateHit, SessionRecord } from '../../ports.ts';
+import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
+import type { ClaimedMail } from '@forgeline/mailer/outbox';
+import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, RateHit, SessionRecord } from '../../ports.ts';
 
 interface OtpRow {
   id: string;
@@ -10,12 +12,41 @@ interface OtpRow {
   consumed_at: number | null;
   created_at: number;
 }
+interface MailRow {
+  id: string;
+  ref_id: string;
+  message: string;
+  attempts: number;
+}
 interface SessionRow {
   token_hash: string;
   email: string;
   expires_at: number;
   revoked_at: number | null;
   created_at: number;
+  last_seen_at: number | null;
+}
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: string;
+  created_by: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+interface AuditRow {
+  id: string;
+  at: number;
+  actor: string;
+  actor_kind: AuditRecord['actorKind'];
+  action: string;
+  target: string | null;
+  ip: string | null;
+  status: number | null;
+  request_id: string | null;
 }
 
 const toOtp = (r: OtpRow): OtpRecord => ({
@@ -33,7 +64,32 @@ const toSession = (r: SessionRow): SessionRecord => ({
   expiresAt: r.expires_at,
   revokedAt: r.revoked_at,
   createdAt: r.created_at,
+  lastSeenAt: r.last_seen_at ?? r.created_at,
 });
+const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  keyHash: r.key_hash,
+  scopes: r.scopes.split(' ').filter(Boolean) as ApiKeyScope[],
+  createdBy: r.created_by,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+const toAudit = (r: AuditRow): AuditRecord => ({
+  id: r.id,
+  at: r.at,
+  actor: r.actor,
+  actorKind: r.actor_kind,
+  action: r.action,
+  target: r.target,
+  ip: r.ip,
+  status: r.status,
+  requestId: r.request_id,
+});
+/** LIKE with the user's text taken literally. */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Auth storage in one SQLite file (WAL), e.g. `${DATA_DIR}/auth.sqlite`. */
 export function createSqliteAuthStore(file: string): AuthStore {
@@ -51,6 +107,19 @@ export function createSqliteAuthStore(file: string): AuthStore {
       created_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS otp_requests_expires ON otp_requests (expires_at);
+    CREATE TABLE IF NOT EXISTS mail_outbox (
+      id TEXT PRIMARY KEY,
+      ref_id TEXT NOT NULL,
+      message TEXT NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL,
+      lease_until INTEGER NOT NULL DEFAULT 0,
+      last_error TEXT,
+      expires_at INTEGER NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS mail_outbox_due ON mail_outbox (next_attempt_at);
+    CREATE INDEX IF NOT EXISTS mail_outbox_expires ON mail_outbox (expires_at);
     CREATE TABLE IF NOT EXISTS sessions (
       token_hash TEXT PRIMARY KEY,
       email TEXT NOT NULL,
@@ -59,6 +128,29 @@ export function createSqliteAuthStore(file: string): AuthStore {
       created_at INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires_at);
+    CREATE TABLE IF NOT EXISTS api_keys (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      prefix TEXT NOT NULL,
+      key_hash TEXT NOT NULL UNIQUE,
+      scopes TEXT NOT NULL,
+      created_by TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER,
+      revoked_at INTEGER
+    );
+    CREATE TABLE IF NOT EXISTS audit_log (
+      id TEXT PRIMARY KEY,
+      at INTEGER NOT NULL,
+      actor TEXT NOT NULL,
+      actor_kind TEXT NOT NULL,
+      action TEXT NOT NULL,
+      target TEXT,
+      ip TEXT,
+      status INTEGER,
+      request_id TEXT
+    );
+    CREATE INDEX IF NOT EXISTS audit_log_at ON audit_log (at, id);
     CREATE TABLE IF NOT EXISTS rate_windows (
       key TEXT NOT NULL,
       window_start INTEGER NOT NULL,
@@ -68,23 +160,55 @@ export function createSqliteAuthStore(file: string): AuthStore {
     );
   `);
 
+  // Files made before the idle timeout existed: add its column.
+  const sessionColumns = db.prepare<[], { name: string }>('PRAGMA table_info(sessions)').all();
+  if (!sessionColumns.some((c) => c.name === 'last_seen_at')) db.exec('ALTER TABLE sessions ADD COLUMN last_seen_at INTEGER');
+
   const q = {
     insertOtp: db.prepare(
       `INSERT INTO otp_requests (id, email, code_hash, expires_at, attempts, consumed_at, created_at)
        VALUES (@id, @email, @codeHash, @expiresAt, @attempts, @consumedAt, @createdAt)`,
     ),
     getOtp: db.prepare<[string], OtpRow>('SELECT * FROM otp_requests WHERE id = ?'),
+    insertMail: db.prepare(
+      `INSERT INTO mail_outbox (id, ref_id, message, attempts, next_attempt_at, lease_until, expires_at, created_at)
+       VALUES (@id, @refId, @message, 0, @createdAt, 0, @expiresAt, @createdAt)`,
+    ),
+    dueMails: db.prepare<[number, number, number, number], MailRow>(
+      `SELECT id, ref_id, message, attempts FROM mail_outbox
+       WHERE next_attempt_at <= ? AND lease_until <= ? AND expires_at > ?
+       ORDER BY next_attempt_at, id LIMIT ?`,
+    ),
+    leaseMail: db.prepare<[number, string]>('UPDATE mail_outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?'),
+    deleteMail: db.prepare<[string]>('DELETE FROM mail_outbox WHERE id = ?'),
+    failMail: db.prepare<[number, string, string]>('UPDATE mail_outbox SET next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ?'),
+    countMails: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM mail_outbox'),
+    purgeMails: db.prepare<[number]>('DELETE FROM mail_outbox WHERE expires_at <= ?'),
     countAttempt: db.prepare<[string, number], OtpRow>(
       `UPDATE otp_requests SET attempts = attempts + 1
        WHERE id = ? AND consumed_at IS NULL AND attempts < ? RETURNING *`,
     ),
     consume: db.prepare<[number, string]>('UPDATE otp_requests SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL'),
     insertSession: db.prepare(
-      `INSERT INTO sessions (token_hash, email, expires_at, revoked_at, created_at)
-       VALUES (@tokenHash, @email, @expiresAt, @revokedAt, @createdAt)`,
+      `INSERT INTO sessions (token_hash, email, expires_at, revoked_at, created_at, last_seen_at)
+       VALUES (@tokenHash, @email, @expiresAt, @revokedAt, @createdAt, @lastSeenAt)`,
     ),
     findSession: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?'),
     revoke: db.prepare<[number, string]>('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL'),
+    touch: db.prepare<[number, string, number]>('UPDATE sessions SET last_seen_at = ? WHERE token_hash = ? AND coalesce(last_seen_at, 0) < ?'),
+    insertKey: db.prepare(
+      `INSERT INTO api_keys (id, name, prefix, key_hash, scopes, created_by, created_at, last_used_at, revoked_at)
+       VALUES (@id, @name, @prefix, @keyHash, @scopes, @createdBy, @createdAt, @lastUsedAt, @revokedAt)`,
+    ),
+    listKeys: db.prepare<[], ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at DESC, id DESC'),
+    findKey: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
+    revokeKey: db.prepare<[number, string]>('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    touchKey: db.prepare<[number, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+    insertAudit: db.prepare(
+      `INSERT OR IGNORE INTO audit_log (id, at, actor, actor_kind, action, target, ip, status, request_id)
+       VALUES (@id, @at, @actor, @actorKind, @action, @target, @ip, @status, @requestId)`,
+    ),
+    purgeAudit: db.prepare<[number]>('DELETE FROM audit_log WHERE at < ?'),
     hit: db.prepare<[string, number, number], { count: number; reset_at: number }>(
       `INSERT INTO rate_windows (key, window_start, reset_at, count) VALUES (?, ?, ?, 1)
        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
@@ -100,8 +224,31 @@ export function createSqliteAuthStore(file: string): AuthStore {
   };
 
   return {
-    async createOtp(record) {
-      q.insertOtp.run(record);
+    async createOtp(record, mail) {
+      db.transaction(() => {
+        q.insertOtp.run(record);
+        if (mail) q.insertMail.run({ ...mail, message: JSON.stringify(mail.message) });
+      })();
+    },
+    async claimDueMails(now, limit, leaseMs) {
+      const t = now.getTime();
+      // IMMEDIATE: the write lock is taken before the read, so two processes never claim the same mail.
+      return db
+        .transaction((): ClaimedMail[] => {
+          const rows = q.dueMails.all(t, t, t, limit);
+          for (const r of rows) q.leaseMail.run(t + leaseMs, r.id);
+          return rows.map((r) => ({ id: r.id, refId: r.ref_id, message: JSON.parse(r.message), attempts: r.attempts + 1 }));
+        })
+        .immediate();
+    },
+    async markSent(id) {
+      q.deleteMail.run(id);
+    },
+    async markFailed(id, nextAttemptAt, error) {
+      q.failMail.run(nextAttemptAt.getTime(), error.slice(0, 500), id);
+    },
+    async pendingMails() {
+      return q.countMails.get()!.n;
     },
     async getOtp(id) {
       const row = q.getOtp.get(id);
@@ -124,6 +271,59 @@ export function createSqliteAuthStore(file: string): AuthStore {
     async revokeSession(tokenHash, at) {
       return q.revoke.run(at, tokenHash).changes === 1;
     },
+    async touchSession(tokenHash, at) {
+      q.touch.run(at, tokenHash, at);
+    },
+    async createApiKey(record) {
+      q.insertKey.run({ ...record, scopes: record.scopes.join(' ') });
+    },
+    async listApiKeys() {
+      return q.listKeys.all().map(toApiKey);
+    },
+    async findApiKeyByHash(keyHash) {
+      const row = q.findKey.get(keyHash);
+      return row ? toApiKey(row) : null;
+    },
+    async revokeApiKey(id, at) {
+      return q.revokeKey.run(at, id).changes === 1;
+    },
+    async touchApiKey(id, at) {
+      q.touchKey.run(at, id);
+    },
+    async appendAudit(records) {
+      db.transaction(() => {
+        for (const r of records) q.insertAudit.run(r);
+      })();
+    },
+    async listAudit(f) {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (f.actor) {
+        where.push("actor LIKE ? ESCAPE '\\'");
+        args.push(`%${likeEscape(f.actor)}%`);
+      }
+      if (f.action) {
+        where.push("action LIKE ? ESCAPE '\\'");
+        args.push(`${likeEscape(f.action)}%`);
+      }
+      if (f.from !== undefined) {
+        where.push('at >= ?');
+        args.push(f.from);
+      }
+      if (f.to !== undefined) {
+        where.push('at <= ?');
+        args.push(f.to);
+      }
+      if (f.before) {
+        where.push('(at < ? OR (at = ? AND id < ?))');
+        args.push(f.before.at, f.before.at, f.before.id);
+      }
+      const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`;
+      return db.prepare<(string | number)[], AuditRow>(sql).all(...args, f.limit).map(toAudit);
+    },
+    async purgeAudit(before) {
+      return q.purgeAudit.run(before).changes;
+    },
     async hit(key, windowMs, now): Promise<RateHit> {
       const start = Math.floor(now / windowMs) * windowMs;
       const row = q.hit.get(key, start, start + windowMs)!;
@@ -137,7 +337,8 @@ export function createSqliteAuthStore(file: string): AuthStore {
     },
     async purgeExpired(now) {
       return db.transaction(
-        () => q.purgeOtps.run(now).changes + q.purgeSessions.run(now).changes + q.purgeRates.run(now).changes,
+        () =>
+          q.purgeOtps.run(now).changes + q.purgeMails.run(now).changes + q.purgeSessions.run(now).changes + q.purgeRates.run(now).changes,
       )();
     },
     async ping() {

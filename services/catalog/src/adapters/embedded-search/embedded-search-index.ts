@@ -347,22 +347,24 @@ export class EmbeddedSearchIndex implements SearchIndex {
     // 4. Rank: code tier, then score (+ brand or category named in full), then shorter names.
     const brandFull = this.fullyNamed(this.brandNames, allWords, matchers.prefixes, 'brand');
     const categoryFull = this.fullyNamed(this.categoryNames, allWords, matchers.prefixes, 'category');
-    const total = result.length;
-    const keys = new Float64Array(total);
+    const allowed = opts.onlyIds ? this.allowedDocs(opts.onlyIds) : null;
+    const keys = new Float64Array(result.length);
+    let total = 0;
     const { tier, score, mask, brandOf, categoryOf, nameWords } = this;
-    for (let i = 0; i < total; i++) {
+    for (let i = 0; i < result.length; i++) {
       const d = result[i]!;
       const bonus = (brandFull[brandOf[d]!] ? FULL_NAME_BONUS : 0) + (categoryFull[categoryOf[d]!] ? FULL_NAME_BONUS : 0);
       const rank = tier[d]! * TIER + (score[d]! + bonus) * 64 + (63 - Math.min(63, nameWords[d]!));
-      keys[i] = rank * DOC_SPACE + (DOC_SPACE - 1 - d);
       // Clear the scratch on the way (everything else touched was cleared when it dropped out).
       mask[d] = 0;
       score[d] = 0;
       tier[d] = 0;
+      if (allowed && allowed[d] !== 1) continue; // not among the parts that fit the chosen machine
+      keys[total++] = rank * DOC_SPACE + (DOC_SPACE - 1 - d);
     }
     ctx.nt = 0;
     this.lastFreshStamp = 0;
-    const top = topKeys(keys, Math.min(total, opts.offset + opts.limit));
+    const top = topKeys(keys.subarray(0, total), Math.min(total, opts.offset + opts.limit));
     const hits: SearchHit[] = [];
     for (let i = opts.offset; i < top.length; i++) {
       const d = DOC_SPACE - 1 - (top[i]! % DOC_SPACE);
@@ -721,6 +723,24 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.stamp = new Uint32Array(cap);
     this.tier = new Uint8Array(cap);
     this.touched = new Int32Array(cap);
+  }
+
+  /**
+   * The documents of a set of product ids, as a byte per document. Kept per set (the store hands out one set per
+   * machine until the catalogue changes) for as long as the documents keep their numbers.
+   */
+  private readonly allowedCache = new WeakMap<Set<string>, { base: unknown; n: number; docs: Uint8Array }>();
+  private allowedDocs(ids: Set<string>): Uint8Array {
+    const n = this.base.n + this.delta.length;
+    const hit = this.allowedCache.get(ids);
+    if (hit && hit.base === this.base && hit.n === n) return hit.docs;
+    const docs = new Uint8Array(n);
+    for (const id of ids) {
+      const d = this.docOf(id);
+      if (d !== undefined) docs[d] = 1;
+    }
+    this.allowedCache.set(ids, { base: this.base, n, docs });
+    return docs;
   }
 
   private docAt(d: number): SearchDoc {

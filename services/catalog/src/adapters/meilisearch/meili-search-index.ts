@@ -26,6 +26,8 @@ export interface MeiliDoc {
   codes: string[];
   brandSlug: string;
   categorySlug: string;
+  /** `make` and `make|model` slugs of the machines the part fits (the machine filter). */
+  fitKeys: string[];
 }
 
 export function toMeiliDoc(p: Product): MeiliDoc {
@@ -41,6 +43,7 @@ export function toMeiliDoc(p: Product): MeiliDoc {
     codes: [...new Set([normalizeCode(p.partNumber ?? ''), normalizeCode(p.sku ?? '')].filter(Boolean))],
     brandSlug: slugify(brandName),
     categorySlug: slugify(p.category ?? ''),
+    fitKeys: [...new Set((p.fits ?? []).flatMap((f) => [slugify(f.make), `${slugify(f.make)}|${slugify(f.model)}`]))],
   };
 }
 
@@ -49,7 +52,7 @@ const MAX_TOTAL_HITS = 1_000_000;
 
 export const MEILI_SETTINGS: Settings = {
   searchableAttributes: ['codes', 'partNumber', 'sku', 'name', 'brandName', 'category', 'extra'],
-  filterableAttributes: ['brandSlug', 'categorySlug', 'codes'],
+  filterableAttributes: ['brandSlug', 'categorySlug', 'codes', 'fitKeys'],
   displayedAttributes: ['id', 'name', 'partNumber', 'sku', 'brandName', 'category', 'codes'],
   typoTolerance: {
     enabled: true,
@@ -87,6 +90,14 @@ export class MeiliSearchIndex implements SearchIndex {
     return this.client.index<MeiliDoc>(this.indexName);
   }
 
+  /** Hits among a set of ids the filter cannot express: a wider window, narrowed here (totals are of that window). */
+  private async searchWithin(query: string, opts: SearchOptions, ids: Set<string>): Promise<{ hits: SearchHit[]; total: number }> {
+    const { onlyIds: _drop, ...rest } = opts;
+    const wide = await this.search(query, { ...rest, offset: 0, limit: Math.min(1000, (opts.offset + opts.limit) * 4) });
+    const kept = wide.hits.filter((h) => ids.has(h.id));
+    return { hits: kept.slice(opts.offset, opts.offset + opts.limit), total: kept.length };
+  }
+
   async search(query: string, opts: SearchOptions): Promise<{ hits: SearchHit[]; total: number }> {
     const text = query.slice(0, MAX_QUERY_CHARS).trim();
     const { tokens, code } = parseQuery(text);
@@ -94,6 +105,14 @@ export class MeiliSearchIndex implements SearchIndex {
     const filters: string[] = [];
     if (opts.brandSlug) filters.push(`brandSlug = ${quote(opts.brandSlug)}`);
     if (opts.categorySlug) filters.push(`categorySlug = ${quote(opts.categorySlug)}`);
+    if (opts.machine) {
+      const key = opts.machine.modelSlug ? `${opts.machine.makeSlug}|${opts.machine.modelSlug}` : opts.machine.makeSlug;
+      filters.push(`fitKeys = ${quote(key)}`);
+      // A serial narrows further by each fit's range, which Meilisearch cannot compare: the store's id set decides.
+      if (opts.machine.serial && opts.onlyIds) return this.searchWithin(query, { ...opts, machine: { ...opts.machine, serial: undefined } }, opts.onlyIds);
+    } else if (opts.onlyIds) {
+      return this.searchWithin(query, opts, opts.onlyIds);
+    }
     // Page mode gives exact totals (up to maxTotalHits). Offsets that are not a multiple of the limit
     // (no caller sends them, but the port allows it) fetch from the start and slice.
     const aligned = opts.offset % opts.limit === 0;

@@ -1,5 +1,7 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
-import type { Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
+import type { CrossReference, Fitment, Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
+import { slugify } from '@forgeline/contracts/slug';
+import { altCodesOf, fitsMachine, withHistory, type MachineQuery } from '../../domain/part-history.ts';
 import {
   brandSlugOf,
   categorySlugOf,
@@ -12,7 +14,8 @@ import {
   type CatalogTotals,
 } from '../../domain/products.ts';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
-import type { NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
+import type { AltCodeHit, MachineCount, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
+import { ANCHOR_STRIDE, PageAnchors, type SortKey } from '../../domain/page-anchors.ts';
 
 /*
  * MongoDB (or FerretDB) through mongoose. Products carry `categorySlug` and `brandSlug` so brand and
@@ -32,17 +35,27 @@ const TOTALS_TTL_MS = 5_000;
  * E11000 where MongoDB retries on the server; the failed operations are run once more, now matching the document.
  */
 async function bulkWriteUpserts<T>(model: Model<T>, ops: Parameters<Model<T>['bulkWrite']>[0]): Promise<void> {
-  try {
-    await model.bulkWrite(ops, { ordered: false });
-  } catch (err) {
-    const failed = (err as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
-    if (!failed?.length || failed.some((e) => e.code !== 11000)) throw err;
-    await model.bulkWrite(
-      failed.map((e) => ops[e.index]!),
-      { ordered: false },
-    );
+  for (let at = 0; at < ops.length; at += UPDATES_PER_COMMAND) {
+    const chunk = ops.slice(at, at + UPDATES_PER_COMMAND);
+    try {
+      await model.bulkWrite(chunk, { ordered: false });
+    } catch (err) {
+      const failed = (err as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
+      if (!failed?.length || failed.some((e) => e.code !== 11000)) throw err;
+      await model.bulkWrite(
+        failed.map((e) => chunk[e.index]!),
+        { ordered: false },
+      );
+    }
   }
 }
+
+/**
+ * Statements per update command. FerretDB v1 (SQLite) keeps a result set open for each statement that matched a
+ * document until the command ends, and at 100 (its pool) the command waits on itself for ever: a second seed batch
+ * of 5,000 parts hung there. On MongoDB the chunks only add a round trip per 64 upserts.
+ */
+const UPDATES_PER_COMMAND = 64;
 
 interface ProductDoc {
   id: string;
@@ -69,6 +82,13 @@ interface ProductDoc {
   weight: string;
   dimensions: string;
   createdAt: string;
+  replaces?: string[];
+  crossReferences?: CrossReference[];
+  fits?: Fitment[];
+  /** Derived: the older numbers and cross-references by normalised key (search, "Replaced by"). */
+  altCodes?: { kind: AltCodeHit['kind']; key: string; value: string }[];
+  /** Derived: `make` and `make|model` slugs of every machine the part fits (the machine filter). */
+  fitKeys?: string[];
 }
 
 interface CountDoc {
@@ -106,6 +126,11 @@ const productSchema = new Schema<ProductDoc>(
     weight: String,
     dimensions: String,
     createdAt: String,
+    replaces: { type: [String], default: undefined },
+    crossReferences: { type: [{ _id: false, brand: String, partNumber: String }], default: undefined },
+    fits: { type: [{ _id: false, make: String, model: String, serialFrom: String, serialTo: String }], default: undefined },
+    altCodes: { type: [{ _id: false, kind: String, key: String, value: String }], default: undefined },
+    fitKeys: { type: [String], default: undefined },
   },
   { versionKey: false, autoIndex: false, strict: true },
 );
@@ -117,6 +142,11 @@ productSchema.index({ brandSlug: 1, name: 1, id: 1 });
 productSchema.index({ name: 1, id: 1 });
 productSchema.index({ skuKey: 1 });
 productSchema.index({ partKey: 1 });
+productSchema.index({ 'altCodes.key': 1 });
+productSchema.index({ fitKeys: 1, name: 1, id: 1 });
+// A machine's parts within a category or a brand: one index range, as on SQLite.
+productSchema.index({ fitKeys: 1, categorySlug: 1, name: 1, id: 1 });
+productSchema.index({ fitKeys: 1, brandSlug: 1, name: 1, id: 1 });
 
 const countSchema = new Schema<CountDoc>(
   {
@@ -183,16 +213,28 @@ const toSummary = (d: SummaryDoc): ProductSummary => ({
   slug: d.slug ?? '',
 });
 
-const toProduct = (d: ProductDoc): Product => ({
-  ...toSummary(d),
-  description: d.description ?? '',
-  make: d.make ?? '',
-  price: d.price ?? 0,
-  specifications: Object.fromEntries((d.specifications ?? []).map((s) => [s.name, s.value])),
-  weight: d.weight ?? '',
-  dimensions: d.dimensions ?? '',
-  createdAt: d.createdAt ?? '',
-});
+const toProduct = (d: ProductDoc): Product =>
+  withHistory(
+    {
+      ...toSummary(d),
+      description: d.description ?? '',
+      make: d.make ?? '',
+      price: d.price ?? 0,
+      specifications: Object.fromEntries((d.specifications ?? []).map((s) => [s.name, s.value])),
+      weight: d.weight ?? '',
+      dimensions: d.dimensions ?? '',
+      createdAt: d.createdAt ?? '',
+    },
+    {
+      replaces: d.replaces,
+      crossReferences: d.crossReferences?.map((x) => ({ brand: x.brand, partNumber: x.partNumber })),
+      fits: d.fits?.map((f) => ({ make: f.make, model: f.model, ...(f.serialFrom ? { serialFrom: f.serialFrom } : {}), ...(f.serialTo ? { serialTo: f.serialTo } : {}) })),
+    },
+  );
+
+/** The machine keys a part is found under: its makes, and its makes with models. */
+const fitKeysOf = (fits: Fitment[] | undefined) =>
+  [...new Set((fits ?? []).flatMap((f) => [slugify(f.make), `${slugify(f.make)}|${slugify(f.model)}`]))];
 
 const toDoc = (p: Product): ProductDoc => ({
   id: p.id,
@@ -219,6 +261,10 @@ const toDoc = (p: Product): ProductDoc => ({
   weight: p.weight,
   dimensions: p.dimensions,
   createdAt: p.createdAt,
+  ...(p.replaces?.length ? { replaces: p.replaces } : {}),
+  ...(p.crossReferences?.length ? { crossReferences: p.crossReferences } : {}),
+  ...(p.fits?.length ? { fits: p.fits, fitKeys: fitKeysOf(p.fits) } : {}),
+  ...(altCodesOf(p).length ? { altCodes: altCodesOf(p) } : {}),
 });
 
 const toTestimonial = (d: Testimonial): Testimonial => ({
@@ -236,6 +282,8 @@ const TESTIMONIAL_PROJECTION = { _id: 0 } as const;
 
 export class MongoProductRepository implements ProductRepository {
   private totals: { at: number; value: Promise<CatalogTotals> } | null = null;
+  /** Deep pages start from these (keyed by the catalogue's version, `catalogMeta`). */
+  private readonly anchors = new PageAnchors<number>();
   /** The tail of the writes queued by `serialWrite`. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -286,7 +334,8 @@ export class MongoProductRepository implements ProductRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
+    if (q.machine) return this.machinePage({ categorySlug: q.categorySlug, ...(q.brandSlug !== undefined ? { brandSlug: q.brandSlug } : {}) }, q.machine, q);
     const totals = await this.currentTotals();
     if (q.brandSlug !== undefined) {
       const total = totals.byPair.get(subcategoryId(q.categorySlug, q.brandSlug)) ?? 0;
@@ -295,13 +344,97 @@ export class MongoProductRepository implements ProductRepository {
     return this.page({ categorySlug: q.categorySlug }, totals.byCategory.get(q.categorySlug)?.productCount ?? 0, q);
   }
 
-  async listByBrand(q: { brandSlug: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  async listByBrand(q: { brandSlug: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
+    if (q.machine) return this.machinePage({ brandSlug: q.brandSlug }, q.machine, q);
     const totals = await this.currentTotals();
     return this.page({ brandSlug: q.brandSlug }, totals.byBrand.get(q.brandSlug)?.productCount ?? 0, q);
   }
 
-  async listAll(q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  async listAll(q: { limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
+    if (q.machine) return this.machinePage({}, q.machine, q);
     return this.page({}, (await this.currentTotals()).total, q);
+  }
+
+  // ---- a part's history and the machines it fits
+
+  /** The machine filter as a query: by its key; a serial is checked against each fit's range afterwards. */
+  private static fitFilter(m: MachineQuery) {
+    return { fitKeys: m.modelSlug ? `${m.makeSlug}|${m.modelSlug}` : m.makeSlug };
+  }
+
+  private async machinePage(base: Record<string, string>, m: MachineQuery, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    const filter = m.serial ? { ...base, id: { $in: [...(await this.idsFitting(m))] } } : { ...base, ...MongoProductRepository.fitFilter(m) };
+    return this.page(filter, await this.products.countDocuments(filter), q);
+  }
+
+  async findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
+    const ors: Record<string, unknown>[] = [];
+    if (q.keys.length) ors.push({ 'altCodes.key': { $in: q.keys } });
+    if (q.prefix) ors.push({ 'altCodes.key': { $gte: q.prefix, $lt: codeKeyUpperBound(q.prefix) } });
+    if (!ors.length) return [];
+    const docs = await this.products
+      .find({ $or: ors }, { _id: 0, id: 1, altCodes: 1 })
+      .limit(q.limit)
+      .lean<Pick<ProductDoc, 'id' | 'altCodes'>[]>();
+    const wanted = new Set(q.keys);
+    const out: AltCodeHit[] = [];
+    for (const d of docs) {
+      for (const c of d.altCodes ?? []) {
+        if (q.kind && c.kind !== q.kind) continue;
+        if (wanted.has(c.key) || (q.prefix && c.key.startsWith(q.prefix))) out.push({ productId: d.id, kind: c.kind, key: c.key, value: c.value });
+      }
+    }
+    return out.slice(0, q.limit);
+  }
+
+  /** Machine lists, kept TOTALS_TTL_MS like the totals and dropped by every write here. */
+  private machineLists = new Map<string, { at: number; value: Promise<MachineCount[]> }>();
+  private machineList(key: string, make: () => Promise<MachineCount[]>): Promise<MachineCount[]> {
+    const hit = this.machineLists.get(key);
+    if (hit && Date.now() - hit.at < TOTALS_TTL_MS) return hit.value;
+    const value = make();
+    this.machineLists.set(key, { at: Date.now(), value });
+    value.catch(() => this.machineLists.delete(key));
+    return value;
+  }
+
+  /** Each key's parts counted by the multikey index (distinct parts, however many fits name the machine). */
+  private async countKeys(keys: string[], nameOf: (fit: Fitment) => string, matches: (fit: Fitment, key: string) => boolean): Promise<MachineCount[]> {
+    const rows = await Promise.all(
+      keys.map(async (key) => {
+        const [productCount, sample] = await Promise.all([
+          this.products.countDocuments({ fitKeys: key }),
+          this.products.findOne({ fitKeys: key }, { _id: 0, fits: 1 }).lean<Pick<ProductDoc, 'fits'>>(),
+        ]);
+        const fit = sample?.fits?.find((f) => matches(f, key));
+        return { name: fit ? nameOf(fit) : key, slug: key.split('|').at(-1)!, productCount };
+      }),
+    );
+    return rows.filter((r) => r.productCount > 0).sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug));
+  }
+
+  listMachineMakes(): Promise<MachineCount[]> {
+    return this.machineList('makes', async () => {
+      const keys = ((await this.products.distinct('fitKeys')) as string[]).filter((k) => !k.includes('|'));
+      return this.countKeys(keys, (f) => f.make, (f, key) => slugify(f.make) === key);
+    });
+  }
+
+  async listMachineModels(makeSlug: string): Promise<{ make: MachineCount; models: MachineCount[] } | null> {
+    const make = (await this.listMachineMakes()).find((m) => m.slug === makeSlug);
+    if (!make) return null;
+    const models = await this.machineList(`models|${makeSlug}`, async () => {
+      const keys = ((await this.products.distinct('fitKeys', { fitKeys: makeSlug })) as string[]).filter((k) => k.startsWith(`${makeSlug}|`));
+      return this.countKeys(keys, (f) => f.model, (f, key) => `${slugify(f.make)}|${slugify(f.model)}` === key);
+    });
+    return { make, models };
+  }
+
+  async idsFitting(machine: MachineQuery): Promise<Set<string>> {
+    const docs = await this.products
+      .find(MongoProductRepository.fitFilter(machine), { _id: 0, id: 1, fits: 1 })
+      .lean<Pick<ProductDoc, 'id' | 'fits'>[]>();
+    return new Set(docs.filter((d) => fitsMachine(d.fits, machine)).map((d) => d.id));
   }
 
   async findByCode(code: string, limit: number): Promise<ProductSummary[]> {
@@ -417,6 +550,8 @@ export class MongoProductRepository implements ProductRepository {
       await this.counts.deleteMany({ productCount: { $lte: 0 } });
     } finally {
       this.totals = null;
+      this.machineLists.clear();
+      await this.bumpVersion();
     }
   }
 
@@ -512,6 +647,8 @@ export class MongoProductRepository implements ProductRepository {
         await this.counts.deleteMany({ productCount: { $lte: 0 } });
       } finally {
         this.totals = null;
+        this.machineLists.clear();
+        await this.bumpVersion();
       }
       const done = new Set(moved.map((p) => p.id));
       await this.writeAudit(audit.filter((a) => done.has(a.productId)));
@@ -586,9 +723,24 @@ export class MongoProductRepository implements ProductRepository {
     await this.conn.close();
   }
 
-  private async page(filter: Record<string, string>, total: number, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  private async page(filter: Record<string, unknown>, total: number, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
     const w = pageWindow(total, q.limit, q.offset);
     if (!w) return { items: [], total };
+    // A deep page starts from the list's anchor before it (domain/page-anchors.ts); a serial's id list is no list key.
+    const start =
+      q.offset >= ANCHOR_STRIDE && !('id' in filter)
+        ? await this.anchors.start(await this.version(), JSON.stringify(filter), q.offset, () => this.readAnchors(filter))
+        : null;
+    if (start) {
+      const { name, id } = start.anchor;
+      const from = await this.products
+        .find({ ...filter, $or: [{ name: { $gt: name } }, { name, id: { $gte: id } }] }, SUMMARY_PROJECTION)
+        .sort(SORT)
+        .skip(start.skip)
+        .limit(Math.min(q.limit, total - q.offset))
+        .lean<SummaryDoc[]>();
+      return { items: from.map(toSummary), total };
+    }
     const docs = await this.products
       .find(filter, SUMMARY_PROJECTION)
       .sort(w.desc ? SORT_DESC : SORT)
@@ -597,6 +749,28 @@ export class MongoProductRepository implements ProductRepository {
       .lean<SummaryDoc[]>();
     if (w.desc) docs.reverse();
     return { items: docs.map(toSummary), total };
+  }
+
+  private async readAnchors(filter: Record<string, unknown>): Promise<SortKey[]> {
+    const out: SortKey[] = [];
+    let n = 0;
+    for await (const d of this.products.find(filter, { _id: 0, name: 1, id: 1 }).sort(SORT).lean<SortKey[]>().cursor({ batchSize: 5_000 })) {
+      if (n++ % ANCHOR_STRIDE === 0) out.push({ name: d.name, id: d.id });
+    }
+    return out;
+  }
+
+  /** The catalogue's version: every write that adds, removes or renames parts bumps it, whichever process made it. */
+  private async version(): Promise<number> {
+    return (await this.meta.findOne({ _id: 'version' }))?.n ?? 0;
+  }
+
+  private async bumpVersion(): Promise<void> {
+    await this.meta.updateOne({ _id: 'version' }, { $inc: { n: 1 } }, { upsert: true });
+  }
+
+  private get meta() {
+    return this.conn.collection<{ _id: string; n: number }>('catalogMeta');
   }
 
   private currentTotals(): Promise<CatalogTotals> {

@@ -20,13 +20,21 @@ import { SqliteProductRepository } from './sqlite-product-repository.ts';
  * priority than the catalog's, so searches and page reads go first on a busy machine.
  */
 
-/** Rows per transaction in the worker (larger than in-process batches: nothing waits on the worker's thread). */
-export const IMPORT_WORKER_BATCH = 5000;
+/**
+ * Rows per transaction in the worker (larger than in-process batches: nothing waits on the worker's thread). Each
+ * commit writes every page the batch dirtied, and a batch dirties a leaf page in each of the products table's 8
+ * indexes and the history tables' 5 per new row: the more rows share a commit, the fewer times a page is written
+ * (100,000 rows into 500,000 parts with a 1 GB cache: 44 s in 5,000-row transactions, 39 s in 20,000-row ones).
+ */
+export const IMPORT_WORKER_BATCH = 20000;
+/** The page cache when none is given (the catalog passes its IMPORT_CACHE_MB). */
+const DEFAULT_CACHE_MB = 256;
 const CHECKPOINT_ROWS = 100_000;
 const WORKER_NICE = 10;
 
 interface WorkerInput {
   sqliteFile: string;
+  cacheMb: number;
   req: ImportRequest;
   batchSize: number;
   logLevel: string;
@@ -40,7 +48,7 @@ if (parentPort && (workerData as WorkerInput | undefined)?.sqliteFile) {
   const input = workerData as WorkerInput;
   const logger = createLogger('catalog-import', input.logLevel as 'info');
   lowerThreadPriority(WORKER_NICE);
-  const repo = SqliteProductRepository.open(input.sqliteFile, { cacheMb: 64, mmapMb: 0, bulkWriter: true });
+  const repo = SqliteProductRepository.open(input.sqliteFile, { cacheMb: input.cacheMb, mmapMb: 0, bulkWriter: true });
   let sinceCheckpoint = 0;
   const wrote = (rows: number) => {
     sinceCheckpoint += rows;
@@ -97,13 +105,14 @@ if (parentPort && (workerData as WorkerInput | undefined)?.sqliteFile) {
  * Resolves when the worker is done; rejects when it could not run or died.
  */
 export function runImportInWorker(
-  opts: { sqliteFile: string; batchSize: number; logger: Logger; logLevel: string },
+  opts: { sqliteFile: string; batchSize: number; logger: Logger; logLevel: string; cacheMb?: number },
   req: ImportRequest,
   here: { progress: (job: CatalogImportJob) => void; index: (upserts: Product[], removes: string[]) => Promise<void> },
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const worker = startTsWorker(import.meta.url, {
       sqliteFile: opts.sqliteFile,
+      cacheMb: opts.cacheMb ?? DEFAULT_CACHE_MB,
       req,
       batchSize: opts.batchSize,
       logLevel: opts.logLevel,

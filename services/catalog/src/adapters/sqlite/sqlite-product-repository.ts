@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
+import type { CrossReference, Fitment, Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
+import { slugify } from '@forgeline/contracts/slug';
+import { altCodesOf, serialInRange, withHistory, type MachineQuery } from '../../domain/part-history.ts';
 import {
   brandSlugOf,
   categorySlugOf,
@@ -14,7 +16,8 @@ import {
   type CatalogTotals,
 } from '../../domain/products.ts';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
-import type { NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
+import type { AltCodeHit, MachineCount, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
+import { ANCHOR_STRIDE, PageAnchors, type SortKey } from '../../domain/page-anchors.ts';
 
 /*
  * Lists never count rows per request: `subcategory_counts` holds one row per (category, brand) pair and
@@ -23,7 +26,9 @@ import type { NamedSlug, Page, ProductRepository, StoredPart } from '../../ports
  * this connection writes or another one commits (PRAGMA data_version), e.g. the seed CLI.
  *
  * Pages are read with a deferred join: the page's rowids come from a covering index (slug, name, id),
- * then only those rows are read, so a deep offset walks index entries, not table rows.
+ * then only those rows are read. A page past the first ANCHOR_STRIDE entries starts from the list's anchor
+ * before it (every 256th key, read once per data version: domain/page-anchors.ts), so any page costs what
+ * the first does.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS products (
@@ -120,6 +125,28 @@ CREATE TABLE IF NOT EXISTS catalog_import_errors (
 );
 CREATE INDEX IF NOT EXISTS catalog_import_errors_import ON catalog_import_errors(import_id, row);
 
+-- A part's older numbers and cross-references, by normalised key (search, "Replaced by"), and the machines it
+-- fits (the machine filter). Both are kept by triggers from JSON columns the code computes (code_keys, fit_keys), so
+-- every write path keeps them exact, and a write that leaves a part's history as it was does not touch them.
+CREATE TABLE IF NOT EXISTS product_codes (
+  code_key TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value TEXT NOT NULL,
+  product_id TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS product_codes_key ON product_codes(code_key);
+CREATE INDEX IF NOT EXISTS product_codes_product ON product_codes(product_id);
+CREATE TABLE IF NOT EXISTS product_fits (
+  make_slug TEXT NOT NULL,
+  model_slug TEXT NOT NULL,
+  make TEXT NOT NULL,
+  model TEXT NOT NULL,
+  serial_from TEXT,
+  serial_to TEXT,
+  product_id TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS product_fits_product ON product_fits(product_id);
+
 CREATE TABLE IF NOT EXISTS testimonials (
   id TEXT PRIMARY KEY,
   customer_name TEXT NOT NULL,
@@ -131,6 +158,68 @@ CREATE TABLE IF NOT EXISTS testimonials (
   created_at TEXT NOT NULL
 );
 `;
+
+/** Columns added after the first release: created on older files before the triggers that read them. */
+const HISTORY_COLUMNS = ['replaces', 'cross_refs', 'fits', 'code_keys', 'fit_keys'] as const;
+
+/**
+ * A machine's parts are listed from product_fits alone: each fit row carries its part's name, category and brand, so
+ * a page and its count are one index range (by name within the model, the model and category, or the model and
+ * brand), whatever the catalogue's size.
+ */
+const FIT_LIST_COLUMNS = ['category_slug', 'brand_slug', 'name'] as const;
+const FIT_LIST_INDEXES = `
+CREATE INDEX IF NOT EXISTS product_fits_model_name ON product_fits(make_slug, model_slug, name, product_id);
+CREATE INDEX IF NOT EXISTS product_fits_model_category ON product_fits(make_slug, model_slug, category_slug, name, product_id);
+CREATE INDEX IF NOT EXISTS product_fits_model_brand ON product_fits(make_slug, model_slug, brand_slug, name, product_id);
+CREATE TRIGGER IF NOT EXISTS products_fits_listing AFTER UPDATE OF name, category_slug, brand_slug ON products
+WHEN new.fit_keys <> '[]' AND (old.name IS NOT new.name OR old.category_slug IS NOT new.category_slug OR old.brand_slug IS NOT new.brand_slug) BEGIN
+  UPDATE product_fits SET name = new.name, category_slug = new.category_slug, brand_slug = new.brand_slug WHERE product_id = new.id;
+END;
+`;
+
+const HISTORY_TRIGGERS = `
+CREATE TRIGGER IF NOT EXISTS products_codes_insert AFTER INSERT ON products WHEN new.code_keys <> '[]' BEGIN
+  INSERT INTO product_codes (code_key, kind, value, product_id)
+  SELECT json_extract(value, '$[1]'), json_extract(value, '$[0]'), json_extract(value, '$[2]'), new.id FROM json_each(new.code_keys);
+END;
+CREATE TRIGGER IF NOT EXISTS products_codes_update AFTER UPDATE OF code_keys, id ON products
+WHEN old.code_keys IS NOT new.code_keys OR old.id IS NOT new.id BEGIN
+  DELETE FROM product_codes WHERE product_id = old.id;
+  INSERT INTO product_codes (code_key, kind, value, product_id)
+  SELECT json_extract(value, '$[1]'), json_extract(value, '$[0]'), json_extract(value, '$[2]'), new.id FROM json_each(new.code_keys);
+END;
+CREATE TRIGGER IF NOT EXISTS products_codes_delete AFTER DELETE ON products WHEN old.code_keys <> '[]' BEGIN
+  DELETE FROM product_codes WHERE product_id = old.id;
+END;
+CREATE TRIGGER IF NOT EXISTS products_fits_insert AFTER INSERT ON products WHEN new.fit_keys <> '[]' BEGIN
+  INSERT INTO product_fits (make_slug, model_slug, make, model, serial_from, serial_to, product_id, category_slug, brand_slug, name)
+  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+    json_extract(value, '$[4]'), json_extract(value, '$[5]'), new.id, new.category_slug, new.brand_slug, new.name FROM json_each(new.fit_keys);
+END;
+CREATE TRIGGER IF NOT EXISTS products_fits_update AFTER UPDATE OF fit_keys, id ON products
+WHEN old.fit_keys IS NOT new.fit_keys OR old.id IS NOT new.id BEGIN
+  DELETE FROM product_fits WHERE product_id = old.id;
+  INSERT INTO product_fits (make_slug, model_slug, make, model, serial_from, serial_to, product_id, category_slug, brand_slug, name)
+  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+    json_extract(value, '$[4]'), json_extract(value, '$[5]'), new.id, new.category_slug, new.brand_slug, new.name FROM json_each(new.fit_keys);
+END;
+CREATE TRIGGER IF NOT EXISTS products_fits_delete AFTER DELETE ON products WHEN old.fit_keys <> '[]' BEGIN
+  DELETE FROM product_fits WHERE product_id = old.id;
+END;
+`;
+
+/** The history columns of a part as written: its lists, and the rows the triggers derive from them. */
+function historyColumns(p: Product) {
+  const fits = p.fits ?? [];
+  return {
+    replaces: JSON.stringify(p.replaces ?? []),
+    cross_refs: JSON.stringify(p.crossReferences ?? []),
+    fits: JSON.stringify(fits),
+    code_keys: JSON.stringify(altCodesOf(p).map((c) => [c.kind, c.key, c.value])),
+    fit_keys: JSON.stringify(fits.map((f) => [slugify(f.make), slugify(f.model), f.make, f.model, f.serialFrom ?? null, f.serialTo ?? null])),
+  };
+}
 
 const SUMMARY_COLUMNS =
   'id, name, sku, category, tags, image_url, images, in_stock, availability, brand_name, brand, part_number, slug';
@@ -153,6 +242,9 @@ interface SummaryRow {
 
 interface ProductRow extends SummaryRow {
   rowid: number;
+  replaces: string;
+  cross_refs: string;
+  fits: string;
   make: string;
   description: string;
   price: number;
@@ -199,16 +291,24 @@ const toSummary = (r: SummaryRow): ProductSummary => ({
   slug: r.slug,
 });
 
-const toProduct = (r: ProductRow): Product => ({
-  ...toSummary(r),
-  description: r.description,
-  make: r.make,
-  price: r.price,
-  specifications: JSON.parse(r.specifications) as Record<string, string>,
-  weight: r.weight,
-  dimensions: r.dimensions,
-  createdAt: r.created_at,
-});
+const toProduct = (r: ProductRow): Product =>
+  withHistory(
+    {
+      ...toSummary(r),
+      description: r.description,
+      make: r.make,
+      price: r.price,
+      specifications: JSON.parse(r.specifications) as Record<string, string>,
+      weight: r.weight,
+      dimensions: r.dimensions,
+      createdAt: r.created_at,
+    },
+    {
+      replaces: r.replaces === '[]' ? undefined : (JSON.parse(r.replaces) as string[]),
+      crossReferences: r.cross_refs === '[]' ? undefined : (JSON.parse(r.cross_refs) as CrossReference[]),
+      fits: r.fits === '[]' ? undefined : (JSON.parse(r.fits) as Fitment[]),
+    },
+  );
 
 const toTestimonial = (r: TestimonialRow): Testimonial => ({
   id: r.id,
@@ -230,6 +330,16 @@ const pageSql = (where: string, desc = false) =>
      SELECT rowid FROM products ${where} ORDER BY ${desc ? 'name DESC, id DESC' : 'name, id'} LIMIT @limit OFFSET @offset
    ) ORDER BY name, id`;
 
+/** The same page from a list's anchor at or before it (domain/page-anchors.ts): O(log n + stride) at any depth. */
+const pageFromSql = (where: string) =>
+  `SELECT ${SUMMARY_COLUMNS} FROM products WHERE rowid IN (
+     SELECT rowid FROM products ${where ? `${where} AND` : 'WHERE'} (name, id) >= (@aname, @aid) ORDER BY name, id LIMIT @limit OFFSET @skip
+   ) ORDER BY name, id`;
+/** Every ANCHOR_STRIDE-th key of a list, in one pass over its covering index. */
+const anchorsSql = (where: string) =>
+  `SELECT name, id FROM (SELECT name, id, row_number() OVER (ORDER BY name, id) AS n FROM products ${where})
+   WHERE (n - 1) % ${ANCHOR_STRIDE} = 0 ORDER BY n`;
+
 const PAGE_CACHE_SIZE = 500;
 
 export class SqliteProductRepository implements ProductRepository {
@@ -242,19 +352,26 @@ export class SqliteProductRepository implements ProductRepository {
    * Callers must not mutate what they get.
    */
   private readonly pages = new Map<string, Page<ProductSummary>>();
+  /** Deep pages start from these (keyed by the totals' version, so a write drops them). */
+  private readonly anchors = new PageAnchors<string>();
 
   private constructor(private readonly db: Database.Database) {
     const s = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
-    const both = <T>(make: (desc: boolean) => T) => ({ asc: make(false), desc: make(true) });
+    const list = (where: string) => ({
+      asc: s<SummaryRow>(pageSql(where)),
+      desc: s<SummaryRow>(pageSql(where, true)),
+      from: s<SummaryRow>(pageFromSql(where)),
+      anchors: s<SortKey>(anchorsSql(where)),
+    });
     this.stmt = {
       byId: s<ProductRow>('SELECT rowid, * FROM products WHERE id = ?'),
       bySku: s<ProductRow>('SELECT rowid, * FROM products WHERE sku = ?'),
       bySkuKey: s<ProductRow>('SELECT rowid, * FROM products WHERE sku_key = ? LIMIT 2'),
       summaries: s<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM products WHERE id IN (SELECT value FROM json_each(?))`),
-      category: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category', desc))),
-      categoryBrand: both((desc) => s<SummaryRow>(pageSql('WHERE category_slug = @category AND brand_slug = @brand', desc))),
-      brand: both((desc) => s<SummaryRow>(pageSql('WHERE brand_slug = @brand', desc))),
-      all: both((desc) => s<SummaryRow>(pageSql('', desc))),
+      category: list('WHERE category_slug = @category'),
+      categoryBrand: list('WHERE category_slug = @category AND brand_slug = @brand'),
+      brand: list('WHERE brand_slug = @brand'),
+      all: list(''),
       byCode: s<SummaryRow>(
         `SELECT ${SUMMARY_COLUMNS} FROM products WHERE rowid IN (
            SELECT rowid FROM products WHERE sku_key >= @key AND sku_key < @end
@@ -269,17 +386,19 @@ export class SqliteProductRepository implements ProductRepository {
       upsert: s(
         `INSERT INTO products (id, sku, name, category, category_slug, brand_name, brand_slug, brand, make, part_number,
            sku_key, part_key, slug, description, image_url, images, tags, in_stock, price, availability, specifications,
-           weight, dimensions, created_at)
+           weight, dimensions, created_at, replaces, cross_refs, fits, code_keys, fit_keys)
          VALUES (@id, @sku, @name, @category, @category_slug, @brand_name, @brand_slug, @brand, @make, @part_number,
            @sku_key, @part_key, @slug, @description, @image_url, @images, @tags, @in_stock, @price, @availability, @specifications,
-           @weight, @dimensions, @created_at)
+           @weight, @dimensions, @created_at, @replaces, @cross_refs, @fits, @code_keys, @fit_keys)
          ON CONFLICT (sku) DO UPDATE SET id = excluded.id, name = excluded.name, category = excluded.category,
            category_slug = excluded.category_slug, brand_name = excluded.brand_name, brand_slug = excluded.brand_slug,
            brand = excluded.brand, make = excluded.make, part_number = excluded.part_number, sku_key = excluded.sku_key,
            part_key = excluded.part_key, slug = excluded.slug, description = excluded.description,
            image_url = excluded.image_url, images = excluded.images, tags = excluded.tags, in_stock = excluded.in_stock,
            price = excluded.price, availability = excluded.availability, specifications = excluded.specifications,
-           weight = excluded.weight, dimensions = excluded.dimensions, created_at = excluded.created_at`,
+           weight = excluded.weight, dimensions = excluded.dimensions, created_at = excluded.created_at,
+           replaces = excluded.replaces, cross_refs = excluded.cross_refs, fits = excluded.fits, code_keys = excluded.code_keys,
+           fit_keys = excluded.fit_keys`,
       ),
       updateImages: s('UPDATE products SET images = @images, image_url = @image_url WHERE id = @id'),
       // A change that leaves every indexed column as it is (a price, stock or description feed) rewrites the row only:
@@ -290,7 +409,8 @@ export class SqliteProductRepository implements ProductRepository {
       updateRow: s(
         `UPDATE products SET brand = @brand, make = @make, part_number = @part_number, slug = @slug, description = @description,
            image_url = @image_url, images = @images, tags = @tags, in_stock = @in_stock, price = @price, availability = @availability,
-           specifications = @specifications, weight = @weight, dimensions = @dimensions, created_at = @created_at
+           specifications = @specifications, weight = @weight, dimensions = @dimensions, created_at = @created_at,
+           replaces = @replaces, cross_refs = @cross_refs, fits = @fits, code_keys = @code_keys, fit_keys = @fit_keys
          WHERE sku = @sku`,
       ),
       testimonials: s<TestimonialRow>('SELECT * FROM testimonials ORDER BY created_at DESC, id'),
@@ -343,6 +463,24 @@ export class SqliteProductRepository implements ProductRepository {
     db.pragma(`wal_autocheckpoint = ${opts.bulkWriter ? 0 : 10000}`);
     db.pragma('journal_size_limit = 67108864');
     db.exec(SCHEMA);
+    const columns = new Set(db.prepare<[], { name: string }>('PRAGMA table_info(products)').all().map((c) => c.name));
+    for (const c of HISTORY_COLUMNS) if (!columns.has(c)) db.exec(`ALTER TABLE products ADD COLUMN ${c} TEXT NOT NULL DEFAULT '[]'`);
+    const fitColumns = new Set(db.prepare<[], { name: string }>('PRAGMA table_info(product_fits)').all().map((c) => c.name));
+    if (FIT_LIST_COLUMNS.some((c) => !fitColumns.has(c))) {
+      db.transaction(() => {
+        for (const c of FIT_LIST_COLUMNS) if (!fitColumns.has(c)) db.exec(`ALTER TABLE product_fits ADD COLUMN ${c} TEXT NOT NULL DEFAULT ''`);
+        db.exec(`UPDATE product_fits SET (category_slug, brand_slug, name) = (SELECT category_slug, brand_slug, name FROM products WHERE products.id = product_fits.product_id)`);
+        // The triggers of the first version wrote rows without these columns: make them again.
+        db.exec('DROP TRIGGER IF EXISTS products_fits_insert; DROP TRIGGER IF EXISTS products_fits_update;');
+      })();
+    }
+    db.exec('DROP INDEX IF EXISTS product_fits_machine');
+    db.exec(HISTORY_TRIGGERS);
+    db.exec(FIT_LIST_INDEXES);
+    // The machine filter's serial check (a query-time function; no trigger or index uses it).
+    db.function('serial_in_range', { deterministic: true }, (serial: unknown, from: unknown, to: unknown) =>
+      serialInRange(String(serial), typeof from === 'string' ? from : undefined, typeof to === 'string' ? to : undefined) ? 1 : 0,
+    );
     return new SqliteProductRepository(db);
   }
 
@@ -376,9 +514,13 @@ export class SqliteProductRepository implements ProductRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
     const totals = this.currentTotals();
     const params = { category: q.categorySlug, brand: q.brandSlug };
+    if (q.machine) {
+      const where = q.brandSlug !== undefined ? 'WHERE category_slug = @category AND brand_slug = @brand' : 'WHERE category_slug = @category';
+      return this.machinePage(where, params, q.machine, q);
+    }
     if (q.brandSlug !== undefined) {
       const total = totals.byPair.get(subcategoryId(q.categorySlug, q.brandSlug)) ?? 0;
       return this.page('categoryBrand', params, total, q);
@@ -386,12 +528,14 @@ export class SqliteProductRepository implements ProductRepository {
     return this.page('category', params, totals.byCategory.get(q.categorySlug)?.productCount ?? 0, q);
   }
 
-  async listByBrand(q: { brandSlug: string; limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  async listByBrand(q: { brandSlug: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
+    if (q.machine) return this.machinePage('WHERE brand_slug = @brand', { brand: q.brandSlug }, q.machine, q);
     const total = this.currentTotals().byBrand.get(q.brandSlug)?.productCount ?? 0;
     return this.page('brand', { brand: q.brandSlug }, total, q);
   }
 
-  async listAll(q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  async listAll(q: { limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
+    if (q.machine) return this.machinePage('', {}, q.machine, q);
     return this.page('all', {}, this.currentTotals().total, q);
   }
 
@@ -410,8 +554,14 @@ export class SqliteProductRepository implements ProductRepository {
       this.pages.set(key, cached);
       return cached;
     }
-    const stmt = this.stmt[kind][w.desc ? 'desc' : 'asc'];
-    const page = { items: stmt.all({ ...params, limit: w.limit, offset: w.offset }).map(toSummary), total };
+    const stmts = this.stmt[kind];
+    const start = this.anchors.startSync(this.totals!.key, `${kind}|${params.category ?? ''}|${params.brand ?? ''}`, q.offset, () =>
+      stmts.anchors.all(params),
+    );
+    const rows = start
+      ? stmts.from.all({ ...params, aname: start.anchor.name, aid: start.anchor.id, skip: start.skip, limit: Math.min(q.limit, total - q.offset) })
+      : stmts[w.desc ? 'desc' : 'asc'].all({ ...params, limit: w.limit, offset: w.offset });
+    const page = { items: rows.map(toSummary), total };
     this.pages.set(key, page);
     if (this.pages.size > PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
     return page;
@@ -491,6 +641,7 @@ export class SqliteProductRepository implements ProductRepository {
           weight: p.weight,
           dimensions: p.dimensions,
           created_at: p.createdAt,
+          ...historyColumns(p),
         };
         const cur = this.stmt.keysBySku.get(p.sku);
         const sameKeys =
@@ -688,6 +839,137 @@ export class SqliteProductRepository implements ProductRepository {
     const value = summarizeSubcategories(subcategories);
     this.totals = { key, value };
     this.pages.clear();
+    this.machines.clear();
     return value;
+  }
+
+  // ---- a part's history and the machines it fits
+
+  /** Machine lists and fitting-id sets, dropped with the pages whenever the data changes. */
+  private readonly machines = new Map<string, unknown>();
+  private readonly adHoc = new Map<string, Database.Statement>();
+  private prepared<T>(sql: string): Database.Statement<unknown[], T> {
+    let stmt = this.adHoc.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.adHoc.set(sql, stmt);
+    }
+    return stmt as Database.Statement<unknown[], T>;
+  }
+  private memo<T>(key: string, make: () => T): T {
+    this.currentTotals(); // drops stale entries first
+    if (this.machines.has(key)) return this.machines.get(key) as T;
+    const value = make();
+    this.machines.set(key, value);
+    if (this.machines.size > 200) this.machines.delete(this.machines.keys().next().value!);
+    return value;
+  }
+
+  /** The ids of the parts that fit a machine, as SQL (parameters @make, @model, @serial). */
+  private static fittingSql(m: MachineQuery): string {
+    return `SELECT product_id FROM product_fits WHERE make_slug = @make${m.modelSlug ? ' AND model_slug = @model' : ''}${
+      m.serial ? ' AND serial_in_range(@serial, serial_from, serial_to)' : ''
+    }`;
+  }
+  private static machineParams(m: MachineQuery) {
+    return { make: m.makeSlug, model: m.modelSlug ?? null, serial: m.serial ?? null };
+  }
+
+  /** One model's parts, from the fit rows' own index (see FIT_LIST_INDEXES). */
+  private modelPage(
+    by: { category?: string; brand?: string },
+    m: MachineQuery & { modelSlug: string },
+    q: { limit: number; offset: number },
+  ): Page<ProductSummary> {
+    const where = [
+      'make_slug = @make AND model_slug = @model',
+      ...(by.category !== undefined ? ['category_slug = @category'] : []),
+      ...(by.brand !== undefined ? ['brand_slug = @brand'] : []),
+      ...(m.serial ? ['serial_in_range(@serial, serial_from, serial_to)'] : []),
+    ].join(' AND ');
+    const params = { ...SqliteProductRepository.machineParams(m), category: by.category ?? null, brand: by.brand ?? null };
+    const key = `model|${where}|${JSON.stringify(params)}`;
+    const total = this.memo(`count|${key}`, () => this.prepared<{ n: number }>(`SELECT COUNT(DISTINCT product_id) AS n FROM product_fits WHERE ${where}`).get(params)!.n);
+    const w = pageWindow(total, q.limit, q.offset);
+    if (!w) return { items: [], total };
+    const pageKey = `${key}|${q.limit}|${q.offset}`;
+    const cached = this.pages.get(pageKey);
+    if (cached) return cached;
+    const rows = this.prepared<{ product_id: string }>(
+      `SELECT DISTINCT name, product_id FROM product_fits WHERE ${where} ORDER BY ${w.desc ? 'name DESC, product_id DESC' : 'name, product_id'} LIMIT @limit OFFSET @offset`,
+    ).all({ ...params, limit: w.limit, offset: w.offset });
+    if (w.desc) rows.reverse();
+    const ids = rows.map((r) => r.product_id);
+    const byId = new Map(this.stmt.summaries.all(JSON.stringify(ids)).map((r) => [r.id, toSummary(r)]));
+    const page = { items: ids.flatMap((id) => byId.get(id) ?? []), total };
+    this.pages.set(pageKey, page);
+    if (this.pages.size > PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
+    return page;
+  }
+
+  private machinePage(where: string, params: Record<string, unknown>, m: MachineQuery, q: { limit: number; offset: number }): Page<ProductSummary> {
+    if (m.modelSlug) {
+      const by = { category: params.category as string | undefined, brand: params.brand as string | undefined };
+      return this.modelPage(by, m as MachineQuery & { modelSlug: string }, q);
+    }
+    const filter = `id IN (${SqliteProductRepository.fittingSql(m)})`;
+    const sqlWhere = where ? `${where} AND ${filter}` : `WHERE ${filter}`;
+    const all = { ...params, ...SqliteProductRepository.machineParams(m) };
+    const total = this.memo(`count|${sqlWhere}|${JSON.stringify(all)}`, () => this.prepared<{ n: number }>(`SELECT COUNT(*) AS n FROM products ${sqlWhere}`).get(all)!.n);
+    const w = pageWindow(total, q.limit, q.offset);
+    if (!w) return { items: [], total };
+    const key = `fit|${sqlWhere}|${JSON.stringify(all)}|${q.limit}|${q.offset}`;
+    const cached = this.pages.get(key);
+    if (cached) return cached;
+    const rows = this.prepared<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM products ${sqlWhere} ORDER BY ${w.desc ? 'name DESC, id DESC' : 'name, id'} LIMIT @limit OFFSET @offset`,
+    ).all({ ...all, limit: w.limit, offset: w.offset });
+    if (w.desc) rows.reverse();
+    const page = { items: rows.map(toSummary), total };
+    this.pages.set(key, page);
+    if (this.pages.size > PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
+    return page;
+  }
+
+  async findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
+    const kind = q.kind ? ' AND kind = @kind' : '';
+    const parts: string[] = [];
+    if (q.keys.length) parts.push(`SELECT rowid FROM product_codes WHERE code_key IN (SELECT value FROM json_each(@keys))${kind}`);
+    if (q.prefix) parts.push(`SELECT rowid FROM product_codes WHERE code_key >= @prefix AND code_key < @end${kind}`);
+    if (!parts.length) return [];
+    const rows = this.prepared<{ code_key: string; kind: AltCodeHit['kind']; value: string; product_id: string }>(
+      `SELECT code_key, kind, value, product_id FROM product_codes WHERE rowid IN (${parts.join(' UNION ')}) LIMIT @limit`,
+    ).all({ keys: JSON.stringify(q.keys), prefix: q.prefix ?? null, end: q.prefix ? codeKeyUpperBound(q.prefix) : null, kind: q.kind ?? null, limit: q.limit });
+    return rows.map((r) => ({ productId: r.product_id, kind: r.kind, key: r.code_key, value: r.value }));
+  }
+
+  async listMachineMakes(): Promise<MachineCount[]> {
+    return this.memo('makes', () =>
+      this.prepared<{ slug: string; name: string; n: number }>(
+        'SELECT make_slug AS slug, MIN(make) AS name, COUNT(DISTINCT product_id) AS n FROM product_fits GROUP BY make_slug ORDER BY name, slug',
+      )
+        .all()
+        .map((r) => ({ name: r.name, slug: r.slug, productCount: r.n })),
+    );
+  }
+
+  async listMachineModels(makeSlug: string): Promise<{ make: MachineCount; models: MachineCount[] } | null> {
+    const make = (await this.listMachineMakes()).find((m) => m.slug === makeSlug);
+    if (!make) return null;
+    const models = this.memo(`models|${makeSlug}`, () =>
+      this.prepared<{ slug: string; name: string; n: number }>(
+        'SELECT model_slug AS slug, MIN(model) AS name, COUNT(DISTINCT product_id) AS n FROM product_fits WHERE make_slug = ? GROUP BY model_slug ORDER BY name, slug',
+      )
+        .all(makeSlug)
+        .map((r) => ({ name: r.name, slug: r.slug, productCount: r.n })),
+    );
+    return { make, models };
+  }
+
+  async idsFitting(machine: MachineQuery): Promise<Set<string>> {
+    const params = SqliteProductRepository.machineParams(machine);
+    return this.memo(`ids|${JSON.stringify(params)}`, () =>
+      new Set(this.prepared<{ product_id: string }>(SqliteProductRepository.fittingSql(machine)).all(params).map((r) => r.product_id)),
+    );
   }
 }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '@forgeline/service-kit/logger';
@@ -9,6 +10,12 @@ export interface BullQueueOptions extends QueueRetryOptions {
   /** Queue name; tests give each run its own. */
   name?: string;
   logger?: Logger;
+  /** A running job's lock; the worker renews it every half of this while alive (BullMQ default 30 s). */
+  lockDurationMs?: number;
+  /** How often workers look for jobs whose lock ran out and put them back in the queue (default 30 s). */
+  stalledIntervalMs?: number;
+  /** Times a job may lose its worker and be taken again before it fails (default 2; a stall uses no attempt). */
+  maxStalledCount?: number;
 }
 
 const DAY = 24 * 60 * 60;
@@ -18,6 +25,12 @@ const DAY = 24 * 60 * 60;
  * it (`docker compose up --scale media-worker=4`). Job ids make adding idempotent (BullMQ ignores
  * an add whose id exists); attempts and exponential backoff are BullMQ's own; finished jobs are kept
  * a week (failed ones a month) so the status call can report them.
+ *
+ * A worker killed mid-job (SIGKILL, OOM, a lost host) stops renewing the job's lock; once the lock has
+ * run out, the next stalled-job check of any live worker puts the job back in the queue and another
+ * worker runs it from the start. Handlers are idempotent for that (variants are written under their
+ * content-hash keys, so a rerun overwrites; the catalog is told the full list, not an increment).
+ * Each worker is named `<host>:<pid>` (BullMQ stores it on the job as processedBy).
  */
 export function createBullJobQueue(opts: BullQueueOptions): JobQueue {
   const name = opts.name ?? 'media';
@@ -101,7 +114,17 @@ export function createBullJobQueue(opts: BullQueueOptions): JobQueue {
             throw err;
           }
         },
-        { connection: connect(), concurrency },
+        {
+          connection: connect(),
+          concurrency,
+          name: `${os.hostname()}:${process.pid}`,
+          lockDuration: opts.lockDurationMs ?? 30_000,
+          stalledInterval: opts.stalledIntervalMs ?? 30_000,
+          maxStalledCount: opts.maxStalledCount ?? 2,
+        },
+      );
+      worker.on('stalled', (jobId) =>
+        log?.warn({ jobId }, "job's worker stopped without finishing it (lock ran out); the job is queued again"),
       );
       worker.on('failed', (job, err) =>
         log?.warn({ jobId: job?.id, attempts: job?.attemptsMade, reason: err.message }, 'job attempt failed'),

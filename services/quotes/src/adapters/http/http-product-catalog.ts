@@ -1,10 +1,16 @@
 import { REQUEST_ID_HEADER } from '@forgeline/contracts/common';
+import pRetry from 'p-retry';
 import { CatalogUnavailableError, type ProductCatalog, type ProductRef } from '../../ports.ts';
 
 /**
  * Asks the catalog service's public route GET /api/products/:id. 404 (or 400, a malformed id) means "no such product";
  * anything else failing is "unavailable". Products found are remembered for `cacheMs` (name and SKU for the mails),
  * so a burst of quotes for one product asks the catalog once; unknown ids are never remembered.
+ *
+ * The lookup is a GET, safe to repeat: a failed attempt (a catalog replica killed or restarting, a proxy between the
+ * replicas answering 502/503/504, no answer within `timeoutMs`) is tried again after 250 ms and 1 s, all within
+ * `deadlineMs`, so a buyer's quote is not refused for a blip the next replica covers. The deadline stays below the
+ * gateway's 15 s upstream timeout, so the buyer gets our 503 and its message rather than the gateway's.
  */
 export class HttpProductCatalog implements ProductCatalog {
   private readonly cache = new Map<string, { ref: ProductRef; until: number }>();
@@ -14,12 +20,26 @@ export class HttpProductCatalog implements ProductCatalog {
     private readonly timeoutMs = 5_000,
     private readonly cacheMs = 60_000,
     private readonly maxCached = 5_000,
+    private readonly deadlineMs = 10_000,
   ) {}
 
   async find(id: string, requestId?: string): Promise<ProductRef | null> {
     const hit = this.cache.get(id);
     if (hit && hit.until > Date.now()) return hit.ref;
-    const ref = await this.fetch(id, requestId);
+    const deadline = AbortSignal.timeout(this.deadlineMs);
+    let attempts = 0;
+    const ref = await pRetry(() => (attempts++, this.fetch(id, requestId, deadline)), {
+      retries: 2,
+      minTimeout: 250,
+      factor: 4,
+      maxRetryTime: this.deadlineMs,
+      signal: deadline,
+      shouldRetry: ({ error }) => error instanceof CatalogUnavailableError && !deadline.aborted,
+    }).catch((err: unknown) => {
+      // The deadline ending a wait between attempts rejects with its own TimeoutError: still "unavailable". The
+      // message (logged with the refused quote) says how many lookups were tried.
+      throw new CatalogUnavailableError(`${(err as Error).message} (${attempts} attempt${attempts === 1 ? '' : 's'})`);
+    });
     if (ref && this.cacheMs > 0) {
       if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(id, { ref, until: Date.now() + this.cacheMs });
@@ -27,12 +47,12 @@ export class HttpProductCatalog implements ProductCatalog {
     return ref;
   }
 
-  private async fetch(id: string, requestId?: string): Promise<ProductRef | null> {
+  private async fetch(id: string, requestId: string | undefined, deadline: AbortSignal): Promise<ProductRef | null> {
     let res: Response;
     try {
       res = await fetch(new URL(`/api/products/${encodeURIComponent(id)}`, this.baseUrl), {
         headers: requestId ? { [REQUEST_ID_HEADER]: requestId } : {},
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), deadline]),
       });
     } catch (err) {
       throw new CatalogUnavailableError(`catalog unreachable: ${(err as Error).message}`);
@@ -45,7 +65,12 @@ export class HttpProductCatalog implements ProductCatalog {
       await res.body?.cancel();
       throw new CatalogUnavailableError(`catalog answered ${res.status}`);
     }
-    const p = (await res.json()) as Partial<ProductRef>;
+    let p: Partial<ProductRef>;
+    try {
+      p = (await res.json()) as Partial<ProductRef>;
+    } catch (err) {
+      throw new CatalogUnavailableError(`catalog's answer broke off: ${(err as Error).message}`);
+    }
     if (typeof p.id !== 'string') throw new CatalogUnavailableError('catalog answered without a product id');
     return { id: p.id, name: String(p.name ?? ''), sku: String(p.sku ?? ''), partNumber: String(p.partNumber ?? '') };
   }

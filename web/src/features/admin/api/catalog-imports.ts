@@ -27,15 +27,19 @@ export function useCatalogImport(id: string | null) {
   return useQuery({
     queryKey: [ADMIN_QUERY_KEY, 'catalog-import', id],
     queryFn: () => adminFetch<CatalogImportJob>(`/api/admin/catalog/imports/${encodeURIComponent(id!)}`),
-    enabled: session !== null && id !== null,
+    enabled: Boolean(session) && id !== null,
     refetchInterval: (q) => (running(q.state.data) ? 1000 : false),
   });
 }
 
 export function useCatalogDownloads() {
-  const { session } = useAdminSession();
+  const { onUnauthorized } = useAdminSession();
+  const download = (path: string, name: string) => downloadWithSession(path, name).catch((err: unknown) => {
+    onUnauthorized(err);
+    throw err;
+  });
   return {
-    exportCatalog: () => downloadWithSession('/api/admin/catalog/export.csv', session?.token, 'catalogue.csv'),
-    importErrors: (id: string) => downloadWithSession(`/api/admin/catalog/imports/${encodeURIComponent(id)}/errors.csv`, session?.token, 'import-errors.csv'),
+    exportCatalog: () => download('/api/admin/catalog/export.csv', 'catalogue.csv'),
+    importErrors: (id: string) => download(`/api/admin/catalog/imports/${encodeURIComponent(id)}/errors.csv`, 'import-errors.csv'),
   };
 }

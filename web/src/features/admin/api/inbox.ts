@@ -23,7 +23,7 @@ export function useInboxList(f: InboxFilters) {
   return useQuery({
     queryKey: [ADMIN_QUERY_KEY, 'inbox', 'list', f],
     queryFn: () => adminFetch<InboxListResponse>(withQuery('/api/admin/quotes', { ...params(f), page: f.page, limit: INBOX_PAGE_SIZE })),
-    enabled: session !== null,
+    enabled: Boolean(session),
     placeholderData: keepPreviousData,
   });
 }
@@ -33,7 +33,7 @@ export function useInboxStats() {
   return useQuery({
     queryKey: [ADMIN_QUERY_KEY, 'inbox', 'stats'],
     queryFn: () => adminFetch<InboxStats>('/api/admin/quotes/stats'),
-    enabled: session !== null,
+    enabled: Boolean(session),
   });
 }
 
@@ -42,7 +42,7 @@ export function useInboxStaff() {
   return useQuery({
     queryKey: [ADMIN_QUERY_KEY, 'inbox', 'staff'],
     queryFn: () => adminFetch<{ staff: string[] }>('/api/admin/quotes/staff'),
-    enabled: session !== null,
+    enabled: Boolean(session),
     staleTime: Infinity,
   });
 }
@@ -52,7 +52,7 @@ export function useInboxItem(id: string | null) {
   return useQuery({
     queryKey: [ADMIN_QUERY_KEY, 'inbox', 'item', id],
     queryFn: () => adminFetch<InboxDetail>(`/api/admin/quotes/${encodeURIComponent(id!)}`),
-    enabled: session !== null && id !== null,
+    enabled: Boolean(session) && id !== null,
   });
 }
 
@@ -89,8 +89,12 @@ export function useInboxAction(item: InboxDetail | undefined) {
   });
 }
 
-/** GET /api/admin/quotes/export.csv with the current filters, saved as a file (the call needs the session's token). */
+/** GET /api/admin/quotes/export.csv with the current filters, saved as a file; an ended session shows 'Session Expired'. */
 export function useInboxExport() {
-  const { session } = useAdminSession();
-  return (f: InboxFilters) => downloadWithSession(withQuery('/api/admin/quotes/export.csv', params(f)), session?.token, 'quote-requests.csv');
+  const { onUnauthorized } = useAdminSession();
+  return (f: InboxFilters) =>
+    downloadWithSession(withQuery('/api/admin/quotes/export.csv', params(f)), 'quote-requests.csv').catch((err: unknown) => {
+      onUnauthorized(err);
+      throw err;
+    });
 }

@@ -2,20 +2,19 @@ import { ApiError } from '../../../lib/api-client.ts';
 
 /**
  * A multipart upload with real progress: fetch cannot report upload progress, XMLHttpRequest can.
- * Sends the bearer token and cookies; a non-OK response throws ApiError with "<status>: <body text>"
+ * Sends the session cookie; a non-OK response throws ApiError with "<status>: <body text>"
  * like apiFetch does (spec section 7). `onProgress` gets 0-100 as the browser reports bytes sent.
  */
 export function uploadWithProgress<T>(
   path: string,
   body: FormData,
-  opts: { token?: string; onProgress?: (percent: number) => void; signal?: AbortSignal } = {},
+  opts: { onProgress?: (percent: number) => void; signal?: AbortSignal } = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
-    if (opts.token) xhr.setRequestHeader('Authorization', `Bearer ${opts.token}`);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) opts.onProgress?.(Math.min(99, Math.round((e.loaded / e.total) * 100)));
     };

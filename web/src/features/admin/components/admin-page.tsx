@@ -5,6 +5,13 @@ import { LoginScreen } from './login-screen.tsx';
 
 function AdminGate() {
   const { session } = useAdminSession();
+  if (session === undefined) {
+    return (
+      <p role="status" className="container-page py-16 text-center text-steel">
+        Checking your session…
+      </p>
+    );
+  }
   return session ? <AdminPanel /> : <LoginScreen />;
 }
 

@@ -1,4 +1,4 @@
-import { Archive, Database, ImageUp, Inbox, LogOut, Package } from 'lucide-react';
+import { Archive, Database, ImageUp, Inbox, KeyRound, LogOut, Package, ScrollText } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -8,6 +8,8 @@ import SkuUploadTab from './sku-upload-tab.tsx';
 import BulkUploadTab from './bulk-upload-tab.tsx';
 import InboxTab from './inbox-tab.tsx';
 import CatalogTab from './catalog-tab.tsx';
+import ApiKeysTab from './api-keys-tab.tsx';
+import AuditLogTab from './audit-log-tab.tsx';
 
 const tabs = [
   { value: 'product', label: 'Product Upload', icon: Package },
@@ -15,9 +17,11 @@ const tabs = [
   { value: 'bulk', label: 'Bulk Upload', icon: Archive },
   { value: 'inbox', label: 'Inbox', icon: Inbox },
   { value: 'catalog', label: 'Catalogue', icon: Database },
+  { value: 'api-keys', label: 'API keys', icon: KeyRound },
+  { value: 'audit', label: 'Audit log', icon: ScrollText },
 ] as const;
 
-/** The signed-in panel: who is signed in, Logout, the three tabs of spec section 2, the quote inbox and the catalogue. */
+/** The signed-in panel: who is signed in, Logout, the three tabs of spec section 2, the quote inbox, the catalogue, API keys and the audit log. */
 export function AdminPanel() {
   const { session, logout } = useAdminSession();
   const [tab, setTab] = useState<string>('product');
@@ -67,6 +71,12 @@ export function AdminPanel() {
           </Tabs.Content>
           <Tabs.Content value="catalog" className="focus-visible:outline-none">
             <CatalogTab />
+          </Tabs.Content>
+          <Tabs.Content value="api-keys" className="focus-visible:outline-none">
+            <ApiKeysTab />
+          </Tabs.Content>
+          <Tabs.Content value="audit" className="focus-visible:outline-none">
+            <AuditLogTab />
           </Tabs.Content>
         </Tabs.Root>
       </main>

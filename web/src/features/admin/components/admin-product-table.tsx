@@ -15,7 +15,7 @@ export function AdminProductTable({
   caption: string;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-steel">

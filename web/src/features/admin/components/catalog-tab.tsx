@@ -1,4 +1,4 @@
-import type { CatalogImportJob } from '@forgeline/contracts/catalog-admin';
+import { CATALOG_IMPORT_MAX_MB, type CatalogImportJob } from '@forgeline/contracts/catalog-admin';
 import { Download, FileSpreadsheet, Loader2, TriangleAlert, Upload } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
@@ -23,6 +23,9 @@ const COLUMNS: [string, string][] = [
   ['tags', 'separated by |'],
   ['specifications', 'Name=Value|Name=Value'],
   ['images', 'URLs or stored paths, separated by |'],
+  ['replaces', 'older part numbers this part supersedes, separated by |'],
+  ['cross_references', 'Brand:Number|Brand:Number'],
+  ['fits', 'Make:Model or Make:Model:FromSerial-ToSerial, separated by |'],
 ];
 
 const STATE_LABEL: Record<CatalogImportJob['state'], string> = {
@@ -201,7 +204,7 @@ export default function CatalogTab() {
         }}
       >
         <label className="block text-sm font-semibold" htmlFor={`${id}-file`}>
-          Catalogue file (CSV or XLSX, up to 150 MB)
+          Catalogue file (CSV or XLSX, up to {CATALOG_IMPORT_MAX_MB} MB)
           <input
             id={`${id}-file`}
             ref={inputRef}

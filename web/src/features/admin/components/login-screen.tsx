@@ -60,7 +60,7 @@ export function LoginScreen() {
       {
         onSuccess: (res) => {
           toast.success('Login Successful');
-          signIn({ token: res.token, email: res.email, expiresAt: res.expiresAt });
+          signIn({ email: res.email, expiresAt: res.expiresAt }); // the session itself came as an HttpOnly cookie
         },
         onError: (err) => {
           const status = statusOf(err);

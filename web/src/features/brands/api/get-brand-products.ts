@@ -2,19 +2,27 @@ import type { BrandProductsResponse } from '@forgeline/contracts/products';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, withQuery } from '../../../lib/api-client.ts';
 import { BRAND_PAGE_SIZE } from '../../../config/constants.ts';
+import { machineParams, type Machine } from '../../../lib/machine.ts';
 
-/** GET /api/brands/{brand}/products?page=&limit=75 */
-export async function getBrandProducts(q: { brand: string; page: number }): Promise<BrandProductsResponse> {
+/** A brand page; `machine` narrows it to the parts that fit. */
+export interface BrandProductsParams {
+  brand: string;
+  page: number;
+  machine?: Machine;
+}
+
+/** GET /api/brands/{brand}/products?page=&limit=75&make=&model=&serial= */
+export async function getBrandProducts(q: BrandProductsParams): Promise<BrandProductsResponse> {
   try {
     return await apiFetch<BrandProductsResponse>(
-      withQuery(`/api/brands/${encodeURIComponent(q.brand)}/products`, { page: q.page, limit: BRAND_PAGE_SIZE }),
+      withQuery(`/api/brands/${encodeURIComponent(q.brand)}/products`, { page: q.page, limit: BRAND_PAGE_SIZE, ...machineParams(q.machine) }),
     );
   } catch {
     throw new Error('Failed to fetch products');
   }
 }
 
-export const brandProductsQuery = (q: { brand: string; page: number }) =>
+export const brandProductsQuery = (q: BrandProductsParams) =>
   queryOptions({
     queryKey: ['products', 'brand', q],
     queryFn: () => getBrandProducts(q),
@@ -22,4 +30,4 @@ export const brandProductsQuery = (q: { brand: string; page: number }) =>
     placeholderData: (prev, prevQuery) => ((prevQuery?.queryKey[2] as { brand: string } | undefined)?.brand === q.brand ? prev : undefined),
   });
 
-export const useBrandProducts = (q: { brand: string; page: number }) => useQuery(brandProductsQuery(q));
+export const useBrandProducts = (q: BrandProductsParams) => useQuery(brandProductsQuery(q));

@@ -17,6 +17,9 @@ import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useMachine } from '../../../lib/use-machine.ts';
+import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
+import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
 import { useBrandProducts } from '../api/get-brand-products.ts';
 
 
@@ -52,7 +55,8 @@ export default function BrandPage() {
   const { brand = '' } = useParams();
   const [page] = usePageParam();
   const [filter, setFilter] = useState('');
-  const q = useBrandProducts({ brand, page });
+  const machine = useMachine() ?? undefined;
+  const q = useBrandProducts({ brand, page, machine });
 
   const brandName = displayBrand(q.data?.brand.name ?? titleFromSlug(brand));
   const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
@@ -99,8 +103,11 @@ export default function BrandPage() {
         </div>
       </section>
       <div className="container-page py-8">
+        <MachineSelector className="mb-8" />
         {q.isPending ? (
           <Spinner label="Loading products..." />
+        ) : products.length === 0 && machine && !q.isPlaceholderData ? (
+          <NoPartsFit machine={machine} where={`among ${brandName} parts`} />
         ) : visible.length === 0 ? (
           <StateMessage icon={PackageSearch} title="No Products Found">
             {filter ? `Nothing on this page matches “${filter}”.` : 'No products for this brand yet.'}

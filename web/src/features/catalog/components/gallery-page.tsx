@@ -16,6 +16,9 @@ import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { formatCount } from '../../../lib/format-count.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useMachine } from '../../../lib/use-machine.ts';
+import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
+import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
 import { useCatalogProducts } from '../api/get-catalog-products.ts';
 
 
@@ -83,7 +86,8 @@ export default function GalleryPage() {
     );
   }, [search, setParams]);
 
-  const q = useCatalogProducts({ page, search });
+  const machine = useMachine() ?? undefined;
+  const q = useCatalogProducts({ page, search, machine });
   const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
   const totalPages = Math.max(1, q.data?.pagination.totalPages ?? Math.ceil(total / 48));
   const products = q.data?.products ?? [];
@@ -127,12 +131,15 @@ export default function GalleryPage() {
       </section>
 
       <div className="container-page py-8">
+        <MachineSelector className="mb-8" />
         {q.isPending ? (
           <Spinner label="Loading products..." />
         ) : q.isError ? (
           <StateMessage icon={TriangleAlert} tone="error" title="Failed to fetch products" actions={<Button onClick={() => void q.refetch()}>Retry</Button>}>
             Please try again in a moment.
           </StateMessage>
+        ) : products.length === 0 && machine && !q.isPlaceholderData ? (
+          <NoPartsFit machine={machine} where={search ? `for “${search}”` : 'in the gallery'} />
         ) : products.length === 0 ? (
           <StateMessage
             icon={PackageSearch}

@@ -14,6 +14,9 @@ import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useMachine } from '../../../lib/use-machine.ts';
+import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
+import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
 import { useCategoryProducts } from '../api/get-category-products.ts';
 
 
@@ -21,7 +24,8 @@ import { useCategoryProducts } from '../api/get-category-products.ts';
 export default function CategoryPage() {
   const { name = '', brand } = useParams();
   const [page] = usePageParam();
-  const q = useCategoryProducts({ category: name, brand, page });
+  const machine = useMachine() ?? undefined;
+  const q = useCategoryProducts({ category: name, brand, page, machine });
 
   const categoryTitle = titleFromSlug(name);
   const brandTitle = brand ? displayBrand(titleFromSlug(brand)) : undefined;
@@ -70,8 +74,11 @@ export default function CategoryPage() {
         </div>
       </section>
       <div className="container-page py-8">
+        <MachineSelector className="mb-8" />
         {q.isPending ? (
           <Spinner label="Loading products..." />
+        ) : products.length === 0 && machine && !q.isPlaceholderData ? (
+          <NoPartsFit machine={machine} where={`in ${title}`} />
         ) : products.length === 0 ? (
           <StateMessage icon={PackageSearch} title="No Products Found" actions={<ButtonLink to="/categories">Browse all brands</ButtonLink>}>
             There are no products in this category yet.

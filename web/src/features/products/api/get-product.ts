@@ -1,4 +1,4 @@
-import type { Product } from '@forgeline/contracts/products';
+import type { ProductDetail } from '@forgeline/contracts/products';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '../../../lib/api-client.ts';
 
@@ -12,10 +12,10 @@ export class ProductGoneError extends Error {
   }
 }
 
-/** GET /api/products/{id} */
-export async function getProduct(id: string): Promise<Product> {
+/** GET /api/products/{id}: the product and, when it has been superseded, the part sold in its place (`replacedBy`). */
+export async function getProduct(id: string): Promise<ProductDetail> {
   try {
-    return await apiFetch<Product>(`/api/products/${encodeURIComponent(id)}`);
+    return await apiFetch<ProductDetail>(`/api/products/${encodeURIComponent(id)}`);
   } catch (err) {
     if (err instanceof ApiError && err.status === 410) {
       let body: { category?: unknown; categoryPath?: unknown } = {};
@@ -30,7 +30,7 @@ export async function getProduct(id: string): Promise<Product> {
   }
 }
 
-export const productQuery = (id: string, initialData?: Product) =>
+export const productQuery = (id: string, initialData?: ProductDetail) =>
   queryOptions({
     queryKey: ['products', 'detail', id],
     queryFn: () => getProduct(id),
@@ -38,4 +38,4 @@ export const productQuery = (id: string, initialData?: Product) =>
     initialData,
   });
 
-export const useProduct = (id: string, initialData?: Product) => useQuery(productQuery(id, initialData));
+export const useProduct = (id: string, initialData?: ProductDetail) => useQuery(productQuery(id, initialData));

@@ -1,4 +1,4 @@
-import type { Product } from '@forgeline/contracts/products';
+import type { Product, ProductDetail } from '@forgeline/contracts/products';
 import { categoryPath } from '@forgeline/contracts/slug';
 import { productQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { ArrowLeft, BadgeCheck, FileQuestion, MessageCircle, PackageX, Share2, ShieldCheck, Truck, Undo2, Zap } from 'lucide-react';
@@ -19,6 +19,7 @@ import { scheduleClearPreloadedProduct, takePreloadedProduct } from '../../../li
 import { useServerQuoteForm } from '../../../lib/server-quote-form.ts';
 import { QuoteRequestForm } from '../../quotes/components/quote-request-form.tsx';
 import { ProductGoneError, useProduct } from '../api/get-product.ts';
+import { PartHistorySections, ReplacedByNotice } from './part-history.tsx';
 import { ProductGallery } from './product-gallery.tsx';
 import { ProductTabs } from './product-tabs.tsx';
 
@@ -55,7 +56,7 @@ async function share(product: Product) {
   }
 }
 
-function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?: (p: QuoteDialogSlotProps) => ReactNode }) {
+function ProductView({ product, quoteDialog }: { product: ProductDetail; quoteDialog?: (p: QuoteDialogSlotProps) => ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [params, setParams] = useSearchParams();
@@ -109,6 +110,8 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
           <ArrowLeft className="size-4" aria-hidden="true" /> Back
         </Link>
       </div>
+
+      {product.replacedBy ? <ReplacedByNotice replacedBy={product.replacedBy} /> : null}
 
       <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
         <ProductGallery productId={product.id} name={product.name} images={images} />
@@ -207,6 +210,8 @@ function ProductView({ product, quoteDialog }: { product: Product; quoteDialog?:
           <QuoteRequestForm product={product} state={serverQuoteForm} sent={quoteParam === 'sent'} />
         </noscript>
       ) : null}
+
+      <PartHistorySections fits={product.fits} replaces={product.replaces} crossReferences={product.crossReferences} />
 
       <div className="mt-10">
         <ProductTabs product={product} />

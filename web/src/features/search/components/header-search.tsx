@@ -4,10 +4,21 @@ import { LoaderCircle, Search, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { HEADER_SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from '../../../config/constants.ts';
+import { altCodeMatchLabel } from '../../../lib/alt-code-match.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useSearchProducts } from '../api/search-products.ts';
 import { HighlightedText } from './highlighted-text.tsx';
+
+/** "Replaces 1R-0716" or "Cross-ref: Fleetguard LF9080" under a hit found by its history. */
+function MatchLabel({ product }: { product: ProductSummary }) {
+  const label = altCodeMatchLabel(product.match);
+  return label ? (
+    <p className="mt-1">
+      <span className="inline-block rounded bg-safety/25 px-1.5 py-0.5 font-mono text-xs font-semibold text-ink">{label}</span>
+    </p>
+  ) : null;
+}
 
 /**
  * The header's product search (spec sections 2, 4, 5): a combobox over the first 10 hits, 300 ms debounce,
@@ -208,6 +219,7 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
                       </span>
                     </span>
                   </div>
+                  <MatchLabel product={p} />
                 </li>
               ))}
           </ul>

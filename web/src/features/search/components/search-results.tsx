@@ -7,12 +7,16 @@ import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { SEARCH_RESULTS_PAGE_SIZE } from '../../../config/constants.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
+import { useMachine } from '../../../lib/use-machine.ts';
+import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
+import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
 import { useSearchProducts } from '../api/search-products.ts';
 
 /** Home with ?search=: every hit, 48 per page, page kept in the address. */
 export function SearchResults({ search }: { search: string }) {
   const [page] = usePageParam();
-  const q = useSearchProducts(search, SEARCH_RESULTS_PAGE_SIZE, (page - 1) * SEARCH_RESULTS_PAGE_SIZE);
+  const machine = useMachine() ?? undefined;
+  const q = useSearchProducts(search, SEARCH_RESULTS_PAGE_SIZE, (page - 1) * SEARCH_RESULTS_PAGE_SIZE, machine);
   const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
   const totalPages = q.data?.pagination.totalPages ?? 1;
   useDocumentTitle(`Search: ${search}${page > 1 ? ` - Page ${page}` : ''}`);
@@ -28,6 +32,7 @@ export function SearchResults({ search }: { search: string }) {
           {total} result{total === 1 ? '' : 's'} found{totalPages > 1 ? ` · Page ${page} of ${totalPages}` : ''}
         </p>
       ) : null}
+      <MachineSelector className="mt-6" />
       <div className="mt-8">
         {search.trim().length < 2 ? (
           <StateMessage icon={SearchX} title="Search needs 2 characters">
@@ -39,6 +44,8 @@ export function SearchResults({ search }: { search: string }) {
           <StateMessage icon={TriangleAlert} tone="error" title="Search failed" actions={<ButtonLink to="/catalog">Browse the catalog</ButtonLink>}>
             Please try again in a moment.
           </StateMessage>
+        ) : q.data.products.length === 0 && machine ? (
+          <NoPartsFit machine={machine} where={`for “${search}”`} />
         ) : q.data.products.length === 0 ? (
           <StateMessage icon={SearchX} title="No Products Found" actions={<ButtonLink to="/catalog">Browse the catalog</ButtonLink>}>
             No products found for “{search}”. Try different keywords or browse the catalog.

@@ -1,0 +1,149 @@
+/**
+ * The security headers of every response, defined once for both ways the site is served: the gateway sets them with
+ * helmet (gateway/src/security-headers.ts), and nginx (docker compose) includes infra/nginx/security-headers*.conf,
+ * generated from this file by `npm run nginx-headers` (a test fails when the committed files differ).
+ *
+ * Two kinds of route: the admin panel (/admin and below) may not be framed at all; every other page only by the
+ * site itself. Scripts run only from the site's own files and the fixed inline scripts of page-scripts.ts (by hash);
+ * styles may be inline (React and Radix set style attributes; server-rendered pages inline their stylesheet).
+ * Strict-Transport-Security only when the site is served over https (the gateway: PUBLIC_URL starts with https://).
+ */
+import { createHash } from 'node:crypto';
+import { PAGE_SCRIPTS } from './page-scripts.ts';
+
+export type RouteKind = 'site' | 'admin';
+
+/** /admin and every path under it, however a browser or nginx may spell it (case, %-escapes, doubled slashes). */
+export function routeKindOf(pathname: string): RouteKind {
+  let p = pathname;
+  try {
+    p = decodeURIComponent(pathname);
+  } catch {
+    // a malformed escape: judged as written
+  }
+  return ADMIN_PATH.test(p) ? 'admin' : 'site';
+}
+const ADMIN_PATH = /^\/+admin(?:\/|$)/i;
+/** The same paths as an nginx location regex (nginx matches the decoded, slash-merged path). */
+export const NGINX_ADMIN_LOCATION = '~* ^/admin(?:/|$)';
+
+/** `'sha256-…'` of a script's exact text, as script-src wants it. */
+export function scriptHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** The CSP directives, in the order they are sent. */
+export function cspDirectives(kind: RouteKind): [name: string, values: string[]][] {
+  return [
+    ['default-src', ["'self'"]],
+    ['script-src', ["'self'", ...PAGE_SCRIPTS.map(scriptHash)]],
+    ['style-src', ["'self'", "'unsafe-inline'"]],
+    ['img-src', ["'self'", 'data:', 'blob:']],
+    ['font-src', ["'self'"]],
+    ['connect-src', ["'self'"]],
+    ['object-src', ["'none'"]],
+    ['base-uri', ["'self'"]],
+    ['form-action', ["'self'"]],
+    ['frame-ancestors', [kind === 'admin' ? "'none'" : "'self'"]],
+  ];
+}
+
+/**
+ * Powerful features the site never uses, denied to it and to anything it might embed. Not listed because the site
+ * uses them: clipboard-write and web-share (a product page's Share button).
+ */
+export const DENIED_FEATURES = [
+  'accelerometer',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+] as const;
+
+export const HSTS = { maxAge: 31_536_000, includeSubDomains: true } as const;
+
+export interface SecurityPolicy {
+  directives: [name: string, values: string[]][];
+  frameOptions: 'DENY' | 'SAMEORIGIN';
+  referrerPolicy: 'strict-origin-when-cross-origin';
+  permissionsPolicy: string;
+  crossOriginOpenerPolicy: 'same-origin';
+  crossOriginResourcePolicy: 'same-origin';
+  /** Only sent when the site is served over https. */
+  hsts: typeof HSTS;
+}
+
+export function securityPolicy(kind: RouteKind): SecurityPolicy {
+  return {
+    directives: cspDirectives(kind),
+    // For browsers without frame-ancestors.
+    frameOptions: kind === 'admin' ? 'DENY' : 'SAMEORIGIN',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    permissionsPolicy: DENIED_FEATURES.map((f) => `${f}=()`).join(', '),
+    crossOriginOpenerPolicy: 'same-origin',
+    crossOriginResourcePolicy: 'same-origin',
+    hsts: HSTS,
+  };
+}
+
+/** The CSP as sent (helmet's form: `name value value;name value`). */
+export function cspValue(kind: RouteKind): string {
+  return cspDirectives(kind)
+    .map(([name, values]) => (values.length ? `${name} ${values.join(' ')}` : name))
+    .join(';');
+}
+
+export const hstsValue = () => `max-age=${HSTS.maxAge}${HSTS.includeSubDomains ? '; includeSubDomains' : ''}`;
+
+/** Every header of the set with its value, as a response of this kind carries it. */
+export function securityHeaders(kind: RouteKind, opts: { hsts: boolean }): Record<string, string> {
+  const p = securityPolicy(kind);
+  return {
+    'Content-Security-Policy': cspValue(kind),
+    'Cross-Origin-Opener-Policy': p.crossOriginOpenerPolicy,
+    'Cross-Origin-Resource-Policy': p.crossOriginResourcePolicy,
+    'Permissions-Policy': p.permissionsPolicy,
+    'Referrer-Policy': p.referrerPolicy,
+    ...(opts.hsts ? { 'Strict-Transport-Security': hstsValue() } : {}),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': p.frameOptions,
+  };
+}
+
+/** The snippet files nginx includes (infra/nginx/), by route kind. */
+export const NGINX_SNIPPETS: Record<RouteKind, string> = {
+  site: 'security-headers.conf',
+  admin: 'security-headers-admin.conf',
+};
+
+/**
+ * An nginx snippet: `add_header … always;` for each header (nginx drops a server's add_header lines in a location
+ * that has its own, so every such location includes this again), and `proxy_hide_header` for the copies the gateway
+ * sends, so each header goes out once. Strict-Transport-Security is left to the gateway, which knows from PUBLIC_URL
+ * whether the site is served over https (nginx listens on plain HTTP behind whatever terminates TLS).
+ */
+export function renderNginxSnippet(kind: RouteKind): string {
+  const headers = securityHeaders(kind, { hsts: false });
+  const lines = [
+    `# Generated from packages/service-kit/src/security-headers.ts by \`npm run nginx-headers\`: do not edit.`,
+    `# The ${kind === 'admin' ? "admin panel's" : "site's"} security headers; Strict-Transport-Security comes from the gateway (PUBLIC_URL).`,
+  ];
+  for (const [name, value] of Object.entries(headers)) {
+    if (/["\\$\n]/.test(value)) throw new Error(`${name}: the value cannot be written as an nginx string`);
+    lines.push(`add_header ${name} "${value}" always;`);
+  }
+  for (const name of Object.keys(headers)) lines.push(`proxy_hide_header ${name};`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,496 @@
+/**
+ * infra/k8s rendered and checked without a cluster or the network: `kustomize build` renders the base and the
+ * production overlay, `kubeconform -strict` validates every object against the Kubernetes 1.35 and KEDA schemas
+ * that scripts/build-k8s-tools.sh made from Go modules, and the rendered YAML is read for what a schema cannot
+ * know: probes on the routes and ports the services really serve, resources, autoscalers aimed at Deployments
+ * that exist, KEDA on the list BullMQ really fills (checked on a real redis-server), and each Deployment's
+ * environment against docker-compose.yml's. Without the tools (no Go) the rendering tests skip and say so.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { Redis } from 'ioredis';
+import { startRedis, type RunningRedis } from '@forgeline/test-support/redis';
+import { createBullJobQueue } from '../services/media/src/adapters/bullmq/job-queue.ts';
+import type { JobHandlers, JobQueue } from '../services/media/src/ports.ts';
+import type { ProcessSkuResult } from '../services/media/src/jobs.ts';
+import { compose, envOf, root } from './compose-file.ts';
+import { crdSchemas, kubernetesSchemas, schemaFileName } from '../scripts/k8s-schemas.ts';
+
+const BIN = process.env.GO_BIN_DIR || path.join(os.homedir(), '.cache/storefront/go-bin');
+const SCHEMAS = process.env.K8S_SCHEMA_DIR || path.join(os.homedir(), '.cache/storefront/k8s-schemas');
+const KUSTOMIZE = path.join(BIN, 'kustomize');
+const KUBECONFORM = path.join(BIN, 'kubeconform');
+/** Local files only: kubeconform's default location is on GitHub, which this machine and CI cannot reach. */
+const SCHEMA_LOCATION = path.join(SCHEMAS, '{{ .ResourceKind }}{{ .KindSuffix }}.json');
+
+const NAMESPACE = 'forgeline';
+/** The Deployments: every service docker-compose.yml runs but the data stores, the mail catcher and the one-shot seed. */
+const WORKLOADS = ['gateway', 'catalog', 'quotes', 'auth', 'media-api', 'media-worker', 'web'];
+const DATA_STORES = ['mongo', 'meilisearch', 'redis', 'minio', 'mailpit'];
+const SECRET = 'forgeline-secrets';
+
+function missingTools(): string | undefined {
+  const absent = [KUSTOMIZE, KUBECONFORM].filter((bin) => !fs.existsSync(bin));
+  if (absent.length) return `${absent.join(' and ')} not built; run \`bash scripts/build-k8s-tools.sh\` (needs Go)`;
+  if (!fs.existsSync(path.join(SCHEMAS, 'deployment-apps-v1.json')) || !fs.existsSync(path.join(SCHEMAS, 'scaledobject-keda-v1alpha1.json'))) {
+    return `no kubeconform schemas in ${SCHEMAS}; run \`bash scripts/build-k8s-tools.sh schemas\``;
+  }
+  return undefined;
+}
+
+// ---- the rendered objects, as loosely typed as YAML is ----
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: any; // each kind's spec is read field by field in the tests below
+  data?: Record<string, string>;
+}
+interface Container {
+  name: string;
+  image: string;
+  ports?: { name?: string; containerPort: number }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } } }[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+}
+interface Probe {
+  httpGet?: { path: string; port: number | string };
+}
+
+function kustomizeBuild(dir: string): string {
+  const r = spawnSync(KUSTOMIZE, ['build', dir], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`kustomize build ${dir} failed: ${r.stderr || r.error}`);
+  return r.stdout;
+}
+
+function parseObjects(yamlText: string): K8sObject[] {
+  return parseAllDocuments(yamlText).map((doc) => {
+    if (doc.errors.length) throw new Error(doc.errors[0]!.message);
+    return doc.toJS() as K8sObject;
+  });
+}
+
+function kubeconform(yamlText: string): { status: number | null; out: string } {
+  const r = spawnSync(KUBECONFORM, ['-strict', '-summary', '-schema-location', SCHEMA_LOCATION, '-'], { input: yamlText, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}`.trim() };
+}
+
+class Rendered {
+  constructor(readonly objects: K8sObject[]) {}
+  all(kind: string): K8sObject[] {
+    return this.objects.filter((o) => o.kind === kind);
+  }
+  find(kind: string, name: string): K8sObject | undefined {
+    return this.objects.find((o) => o.kind === kind && o.metadata.name === name);
+  }
+  get(kind: string, name: string): K8sObject {
+    const found = this.find(kind, name);
+    if (!found) throw new Error(`no ${kind} ${name} in the render`);
+    return found;
+  }
+  container(deployment: string): Container {
+    const containers = this.get('Deployment', deployment).spec.template.spec.containers as Container[];
+    expect(containers, `${deployment}: one container`).toHaveLength(1);
+    return containers[0]!;
+  }
+  /** The container's environment: envFrom ConfigMaps, then env entries (values, or `secret:KEY` for a Secret's key). */
+  envOf(deployment: string): Record<string, { value?: string; secret?: { name: string; key: string } }> {
+    const c = this.container(deployment);
+    const env: Record<string, { value?: string; secret?: { name: string; key: string } }> = {};
+    for (const from of c.envFrom ?? []) {
+      expect(from.configMapRef, `${deployment}: envFrom only ConfigMaps (secrets by key, below)`).toBeTruthy();
+      const map = this.get('ConfigMap', from.configMapRef!.name);
+      for (const [k, v] of Object.entries(map.data ?? {})) env[k] = { value: v };
+    }
+    for (const e of c.env ?? []) {
+      expect(env, `${deployment}: ${e.name} given twice`).not.toHaveProperty(e.name);
+      if (e.valueFrom?.secretKeyRef) env[e.name] = { secret: e.valueFrom.secretKeyRef };
+      else if (e.value !== undefined) env[e.name] = { value: e.value };
+      else throw new Error(`${deployment}: ${e.name} comes from neither a value nor a Secret`);
+    }
+    return env;
+  }
+  /** Resolves the base's development Secret too; the production overlay has none. */
+  resolvedEnvOf(deployment: string): Record<string, string> {
+    const secret = this.get('Secret', SECRET);
+    return Object.fromEntries(
+      Object.entries(this.envOf(deployment)).map(([k, v]) => {
+        if (v.value !== undefined) return [k, v.value];
+        expect(v.secret!.name).toBe(SECRET);
+        const raw = secret.data?.[v.secret!.key];
+        expect(raw, `${deployment}: ${k} from ${SECRET}/${v.secret!.key}`).toBeDefined();
+        return [k, Buffer.from(raw!, 'base64').toString('utf8')];
+      }),
+    );
+  }
+}
+
+/** The container port a probe or Service names (by name or number). */
+function portOf(c: Container, port: number | string | undefined): number | undefined {
+  if (typeof port === 'number') return c.ports?.some((p) => p.containerPort === port) ? port : undefined;
+  return c.ports?.find((p) => p.name === port)?.containerPort;
+}
+
+/** The keys of the base's placeholder Secret, as infra/k8s/base/env/secrets.env lists them. */
+function secretKeysOfFile(): string[] {
+  return fs
+    .readFileSync(path.join(root, 'infra/k8s/base/env/secrets.env'), 'utf8')
+    .split('\n')
+    .filter((l) => /^[A-Z0-9_]+=/.test(l))
+    .map((l) => l.slice(0, l.indexOf('=')));
+}
+
+const skip = missingTools();
+if (skip) console.warn(`[k8s] rendering and validation skipped: ${skip}`);
+
+describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  const targets = { base: 'infra/k8s/base', production: 'infra/k8s/overlays/production' } as const;
+  const texts = {} as Record<keyof typeof targets, string>;
+  const renders = {} as Record<keyof typeof targets, Rendered>;
+
+  beforeAll(() => {
+    for (const [name, dir] of Object.entries(targets) as [keyof typeof targets, string][]) {
+      texts[name] = kustomizeBuild(dir);
+      renders[name] = new Rendered(parseObjects(texts[name]));
+    }
+  });
+
+  for (const target of ['base', 'production'] as const) {
+    describe(target, () => {
+      it('validates with kubeconform -strict against local schemas, every object known', () => {
+        const { status, out } = kubeconform(texts[target]);
+        console.log(`[k8s] ${target}: ${out.split('\n').at(-1)}`);
+        expect(status, out).toBe(0);
+        const count = renders[target].objects.length;
+        expect(out).toMatch(new RegExp(`Summary: ${count} resources? found .* Valid: ${count}, Invalid: 0, Errors: 0, Skipped: 0`));
+      });
+
+      it('puts every object in the forgeline namespace', () => {
+        for (const o of renders[target].objects) expect(o.metadata.namespace, `${o.kind} ${o.metadata.name}`).toBe(NAMESPACE);
+      });
+
+      it('runs every service of docker-compose.yml but the data stores and the one-shot seed', () => {
+        const deployments = renders[target].all('Deployment').map((d) => d.metadata.name);
+        expect(deployments.sort()).toEqual([...WORKLOADS].sort());
+        const composeWorkloads = Object.keys(compose.services).filter((s) => !DATA_STORES.includes(s) && compose.services[s]!.restart !== 'no');
+        expect(composeWorkloads.sort()).toEqual([...WORKLOADS].sort());
+      });
+
+      it('probes readiness on /readyz and liveness on /healthz at the port each service listens on', () => {
+        const r = renders[target];
+        for (const name of WORKLOADS) {
+          const c = r.container(name);
+          const readiness = c.readinessProbe?.httpGet;
+          const liveness = c.livenessProbe?.httpGet;
+          expect(liveness?.path, `${name}: liveness`).toBe('/healthz');
+          // nginx answers /healthz itself and has no /readyz (it would go to the gateway): both probes use /healthz.
+          expect(readiness?.path, `${name}: readiness`).toBe(name === 'web' ? '/healthz' : '/readyz');
+          const port = name === 'web' ? 80 : Number(r.envOf(name).PORT?.value);
+          expect(portOf(c, readiness?.port), `${name}: readiness port`).toBe(port);
+          expect(portOf(c, liveness?.port), `${name}: liveness port`).toBe(port);
+        }
+      });
+
+      it('asks for CPU and memory and caps memory in every container', () => {
+        for (const name of WORKLOADS) {
+          const { requests, limits } = renders[target].container(name).resources ?? {};
+          expect(requests?.cpu, `${name}: cpu request`).toBeTruthy();
+          expect(requests?.memory, `${name}: memory request`).toBeTruthy();
+          expect(limits?.memory, `${name}: memory limit`).toBeTruthy();
+        }
+      });
+
+      it('gives each Deployment but the workers a Service on its port, selecting its pods', () => {
+        const r = renders[target];
+        for (const name of WORKLOADS.filter((n) => n !== 'media-worker')) {
+          const svc = r.get('Service', name);
+          const pods = r.get('Deployment', name).spec.template.metadata.labels as Record<string, string>;
+          for (const [k, v] of Object.entries(svc.spec.selector as Record<string, string>)) expect(pods[k], `${name}: selector ${k}`).toBe(v);
+          const [port] = svc.spec.ports as { port: number; targetPort: number | string }[];
+          const container = portOf(r.container(name), port!.targetPort);
+          expect(container, `${name}: targetPort`).toBeDefined();
+          // Compose's URLs (http://catalog:4001) hold on the Service: its port is the one the service listens on.
+          expect(port!.port, `${name}: Service port`).toBe(container);
+        }
+      });
+
+      it('points every service URL at a Service of this render on its port, or the cluster Secret', () => {
+        const r = renders[target];
+        for (const name of WORKLOADS.filter((n) => n !== 'web')) {
+          // The base's URLs in its Secret too; production's Secret is the cluster's own.
+          const values = target === 'base' ? r.resolvedEnvOf(name) : Object.fromEntries(Object.entries(r.envOf(name)).map(([k, v]) => [k, v.value]));
+          for (const [key, value] of Object.entries(values)) {
+            if (value === undefined || !/^[a-z]+:\/\//.test(value)) continue;
+            const url = new URL(value);
+            if (key === 'PUBLIC_URL') continue; // the site's own address
+            const svc = r.get('Service', url.hostname);
+            if (svc.spec.type !== 'ExternalName') {
+              expect((svc.spec.ports as { port: number }[]).map((p) => String(p.port)), `${name}: ${key}`).toContain(url.port);
+            }
+          }
+        }
+      });
+
+      it('scales gateway and catalog with HorizontalPodAutoscalers (autoscaling/v2) on Deployments that exist', () => {
+        const r = renders[target];
+        const hpas = r.all('HorizontalPodAutoscaler');
+        expect(hpas.map((h) => h.metadata.name).sort()).toEqual(['catalog', 'gateway']);
+        for (const hpa of hpas) {
+          expect(hpa.apiVersion).toBe('autoscaling/v2');
+          const ref = hpa.spec.scaleTargetRef as { apiVersion: string; kind: string; name: string };
+          expect(ref.kind).toBe('Deployment');
+          expect(ref.apiVersion).toBe('apps/v1');
+          const deployment = r.get('Deployment', ref.name);
+          // An apply must not reset what the autoscaler chose; CPU utilisation is measured against the request.
+          expect(deployment.spec.replicas, `${ref.name}: replicas left to the HPA`).toBeUndefined();
+          expect(r.container(ref.name).resources?.requests?.cpu).toBeTruthy();
+          expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+          expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+        }
+      });
+
+      it('scales media workers with a KEDA ScaledObject on the media queue in Redis', () => {
+        const r = renders[target];
+        const [scaled, ...more] = r.all('ScaledObject');
+        expect(more).toHaveLength(0);
+        expect(scaled!.apiVersion).toBe('keda.sh/v1alpha1');
+        const ref = scaled!.spec.scaleTargetRef as { name: string; kind?: string };
+        expect(ref.kind ?? 'Deployment').toBe('Deployment');
+        expect(ref.name).toBe('media-worker');
+        expect(r.get('Deployment', 'media-worker').spec.replicas, 'replicas left to KEDA').toBeUndefined();
+        expect(r.envOf('media-worker').MEDIA_ROLE?.value).toBe('worker');
+        expect(r.all('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name)).not.toContain('media-worker');
+        const [trigger] = scaled!.spec.triggers as { type: string; metadata: Record<string, string>; authenticationRef?: { name: string } }[];
+        expect(trigger!.type).toBe('redis');
+        expect(trigger!.metadata.listName).toBe(mediaWaitList);
+        expect(Number(trigger!.metadata.listLength)).toBeGreaterThan(0);
+        // Where KEDA finds the Redis: a TriggerAuthentication reading the same Secret as the services.
+        const auth = r.get('TriggerAuthentication', trigger!.authenticationRef!.name);
+        const address = (auth.spec.secretTargetRef as { parameter: string; name: string; key: string }[]).find((s) => s.parameter === 'address');
+        expect(address?.name).toBe(SECRET);
+        expect(secretKeysOfFile()).toContain(address!.key);
+      });
+
+      it('gives each Deployment the environment variable names docker-compose.yml gives that service', () => {
+        for (const name of WORKLOADS.filter((n) => n !== 'web')) {
+          expect(Object.keys(renders[target].envOf(name)).sort(), name).toEqual(Object.keys(envOf(name)).sort());
+        }
+        expect(compose.services.web!.environment ?? {}).toEqual({});
+        expect(renders[target].container('web').env ?? []).toEqual([]);
+      });
+
+      it('reads secrets from the one Secret by keys its placeholder file lists and the README documents', () => {
+        const keys = secretKeysOfFile();
+        const readme = fs.readFileSync(path.join(root, 'infra/k8s/README.md'), 'utf8');
+        for (const key of keys) expect(readme, `infra/k8s/README.md documents ${key}`).toContain(`\`${key}\``);
+        for (const name of WORKLOADS) {
+          for (const [env, v] of Object.entries(renders[target].envOf(name))) {
+            if (!v.secret) continue;
+            expect(v.secret.name, `${name}: ${env}`).toBe(SECRET);
+            expect(keys, `${name}: ${env}`).toContain(v.secret.key);
+          }
+        }
+        // The compose secrets are never plain ConfigMap values.
+        for (const name of WORKLOADS.filter((n) => n !== 'web')) {
+          const env = renders[target].envOf(name);
+          for (const key of ['SERVICE_TOKEN', 'MEILI_MASTER_KEY', 'OTP_SECRET', 'S3_SECRET_KEY', 'MONGO_URL', 'REDIS_URL', 'SMTP_URL']) {
+            if (env[key]) expect(env[key]!.secret, `${name}: ${key} from the Secret`).toBeTruthy();
+          }
+        }
+      });
+    });
+  }
+
+  it('base: carries the values docker-compose.yml gives each service, placeholders in the Secret included', () => {
+    for (const name of WORKLOADS.filter((n) => n !== 'web')) {
+      expect(renders.base.resolvedEnvOf(name), name).toEqual(envOf(name));
+    }
+  });
+
+  it('base: runs the images compose builds, and the data stores as ExternalName Services of compose\'s names', () => {
+    const r = renders.base;
+    for (const name of WORKLOADS) {
+      expect(r.container(name).image, name).toBe(compose.services[name]!.image);
+    }
+    for (const store of DATA_STORES) {
+      const svc = r.get('Service', store);
+      expect(svc.spec.type, store).toBe('ExternalName');
+      expect(svc.spec.externalName, store).toMatch(/^[a-z0-9.-]+$/);
+    }
+    // KEDA's operator runs in its own namespace: the address it gets is the redis Service's full name.
+    const secret = r.get('Secret', SECRET);
+    const address = Buffer.from(secret.data!.KEDA_REDIS_ADDRESS!, 'base64').toString();
+    expect(address).toBe(`redis.${NAMESPACE}.svc.cluster.local:${new URL(envOf('media-worker').REDIS_URL!).port}`);
+  });
+
+  it('production: no placeholder Secret and no mail catcher, released images from a registry, the public address over https', () => {
+    const r = renders.production;
+    expect(r.all('Secret')).toEqual([]);
+    expect(r.find('Service', 'mailpit')).toBeUndefined();
+    for (const name of WORKLOADS) {
+      const image = r.container(name).image;
+      expect(image, name).toMatch(/^[a-z0-9.-]+\.[a-z]+\/forgeline\/[a-z-]+:[\w.-]+$/);
+      expect(image, name).not.toMatch(/:local$/);
+    }
+    for (const name of ['gateway', 'auth']) expect(r.envOf(name).PUBLIC_URL?.value, name).toMatch(/^https:\/\//);
+    const ingress = r.get('Ingress', 'web');
+    const backend = ingress.spec.rules[0].http.paths[0].backend.service as { name: string; port: { name: string } };
+    expect(backend.name).toBe('web');
+    expect((r.get('Service', 'web').spec.ports as { name: string }[]).map((p) => p.name)).toContain(backend.port.name);
+    // The stores by full DNS name (the charts' and operators' Services, or a managed service's host).
+    for (const store of DATA_STORES.filter((s) => s !== 'mailpit')) {
+      expect(r.get('Service', store).spec.externalName, store).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+    }
+  });
+
+  it('kubeconform refuses what the API server would: an unknown field, a wrongly typed KEDA field, an unknown kind', () => {
+    const cases: [string, string, RegExp][] = [
+      ['readinessProbe:', 'readinessProbes:', /additional properties 'readinessProbes' not allowed/],
+      ['listLength: "10"', 'listLength: 10', /listLength': got number, want string/],
+      ['kind: HorizontalPodAutoscaler', 'kind: HorizontalPodAutoscalr', /could not find schema for HorizontalPodAutoscalr/],
+    ];
+    for (const [from, to, message] of cases) {
+      expect(texts.base, from).toContain(from);
+      const { status, out } = kubeconform(texts.base.replace(from, to));
+      expect(status, `${from} → ${to}`).toBe(1);
+      expect(out).toMatch(message);
+    }
+  });
+});
+
+// ---- the schema conversion itself (no tools needed) ----
+
+describe('scripts/k8s-schemas.ts', () => {
+  it("names files as kubeconform's {{ .ResourceKind }}{{ .KindSuffix }} template asks", () => {
+    expect(schemaFileName({ group: '', version: 'v1', kind: 'Service' })).toBe('service-v1.json');
+    expect(schemaFileName({ group: 'apps', version: 'v1', kind: 'Deployment' })).toBe('deployment-apps-v1.json');
+    expect(schemaFileName({ group: 'networking.k8s.io', version: 'v1', kind: 'Ingress' })).toBe('ingress-networking-v1.json');
+    expect(schemaFileName({ group: 'keda.sh', version: 'v1alpha1', kind: 'ScaledObject' })).toBe('scaledobject-keda-v1alpha1.json');
+  });
+
+  it('makes stand-alone strict schemas: references inlined, unknown fields refused, int-or-string and quantities open', () => {
+    const spec = {
+      definitions: {
+        'io.k8s.api.demo.v1.Widget': {
+          'x-kubernetes-group-version-kind': [{ group: 'demo.example.com', version: 'v1', kind: 'Widget' }],
+          required: ['spec'],
+          properties: {
+            apiVersion: { type: 'string' },
+            kind: { type: 'string' },
+            spec: { $ref: '#/definitions/io.k8s.api.demo.v1.WidgetSpec' },
+          },
+        },
+        'io.k8s.api.demo.v1.WidgetSpec': {
+          type: 'object',
+          properties: {
+            port: { $ref: '#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString' },
+            memory: { $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' },
+          },
+        },
+        'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { type: 'string', format: 'int-or-string' },
+        'io.k8s.apimachinery.pkg.api.resource.Quantity': { type: 'string' },
+        'io.k8s.api.demo.v1.Tree': {
+          'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Tree' }],
+          properties: { child: { $ref: '#/definitions/io.k8s.api.demo.v1.Tree' } },
+        },
+      },
+    };
+    const out = kubernetesSchemas(spec);
+    expect([...out.keys()]).toEqual(['widget-demo-v1.json']); // the self-referencing kind is left out
+    const widget = out.get('widget-demo-v1.json')!;
+    expect(widget.additionalProperties).toBe(false);
+    expect(JSON.stringify(widget)).not.toContain('$ref');
+    const props = widget.properties as Record<string, any>;
+    expect(props.apiVersion.enum).toEqual(['demo.example.com/v1']);
+    expect(props.kind.enum).toEqual(['Widget']);
+    expect(props.spec.additionalProperties).toBe(false);
+    // Each may also be null where nothing requires it (openapi2jsonschema's rule, kept): ['string', 'null'].
+    const typesOf = (p: { oneOf: { type: string[] }[] }) => p.oneOf.map((o) => o.type[0]);
+    expect(typesOf(props.spec.properties.port)).toEqual(['string', 'integer']);
+    expect(typesOf(props.spec.properties.memory)).toEqual(['string', 'number']);
+    expect(spec.definitions['io.k8s.api.demo.v1.WidgetSpec']).not.toHaveProperty('additionalProperties'); // input untouched
+  });
+
+  it("keeps a CRD's root open and its nested objects strict, one schema per version", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+spec:
+  group: keda.sh
+  names: { kind: ScaledObject }
+  versions:
+    - name: v1alpha1
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                minReplicaCount: { type: integer }
+`;
+    const out = crdSchemas(crd);
+    expect([...out.keys()]).toEqual(['scaledobject-keda-v1alpha1.json']);
+    const schema = out.get('scaledobject-keda-v1alpha1.json')! as Record<string, any>;
+    expect(schema).not.toHaveProperty('additionalProperties');
+    expect(schema.properties.spec.additionalProperties).toBe(false);
+  });
+});
+
+// ---- the list KEDA reads is the one the media service fills ----
+
+/** Read from the ScaledObject in the base: `bull:media:wait`, if BullMQ's defaults and the queue name hold. */
+const mediaWaitList = (() => {
+  const file = fs.readFileSync(path.join(root, 'infra/k8s/base/media-worker.yaml'), 'utf8');
+  const m = /listName:\s*(\S+)/.exec(file);
+  if (!m) throw new Error('infra/k8s/base/media-worker.yaml names no listName');
+  return m[1]!;
+})();
+
+const redis = await startRedis();
+if ('skip' in redis) console.warn(`[k8s] the queue list check skipped: ${redis.skip}`);
+
+describe.skipIf('skip' in redis)(`the list the ScaledObject watches${'skip' in redis ? ` (skipped: ${redis.skip})` : ''}`, () => {
+  const running = redis as RunningRedis;
+  let queue: JobQueue;
+  let client: Redis;
+  beforeAll(() => {
+    // The queue exactly as services/media/src/main.ts builds it: no name, so the production one.
+    queue = createBullJobQueue({ redisUrl: running.url, attempts: 1, backoffMs: 10 });
+    client = new Redis(running.url);
+  });
+  afterAll(async () => {
+    await queue?.close();
+    client?.disconnect();
+    await running.stop();
+  });
+
+  it('grows with every image job the media API queues, and is empty again once a worker took them', async () => {
+    expect(await client.llen(mediaWaitList)).toBe(0);
+    for (const sku of ['K8S-1', 'K8S-2', 'K8S-3']) {
+      await queue.add('process-sku', { sku, productId: `p-${sku}`, batchId: 'k8s', forceReprocess: false }, { jobId: `k8s-${sku}` });
+    }
+    expect(await client.llen(mediaWaitList)).toBe(3);
+    const taken: string[] = [];
+    const handlers: JobHandlers = {
+      'process-sku': async (p) => {
+        taken.push(p.sku);
+        return { sku: p.sku, productId: p.productId, processed: 0, unchanged: 0, failed: [], images: [], catalogUpdated: false } satisfies ProcessSkuResult;
+      },
+    };
+    const worker = await queue.work(handlers, { concurrency: 1 });
+    try {
+      await expect.poll(() => taken.length, { timeout: 20_000 }).toBe(3);
+      expect(await client.llen(mediaWaitList)).toBe(0);
+    } finally {
+      await worker.close();
+    }
+  });
+});

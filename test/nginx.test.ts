@@ -1,0 +1,181 @@
+/**
+ * nginx's copy of the security headers (docker compose): the committed snippets are what the one definition
+ * (packages/service-kit/src/security-headers.ts) generates, default.conf includes them wherever nginx would drop
+ * them, and the real nginx with the compose config, in front of a real gateway, sends each header once.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@forgeline/service-kit/logger';
+import {
+  HSTS,
+  NGINX_ADMIN_LOCATION,
+  NGINX_SNIPPETS,
+  renderNginxSnippet,
+  securityHeaders,
+  type RouteKind,
+} from '@forgeline/service-kit/security-headers';
+import { serve, type Served } from '@forgeline/service-kit/serve';
+import { freePort, tempDir } from '@forgeline/test-support/net';
+import { startNginx, type RunningNginx } from '@forgeline/test-support/nginx';
+import { createGatewayApp } from '../gateway/src/app.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const nginxDir = path.join(root, 'infra/nginx');
+const defaultConf = fs.readFileSync(path.join(nginxDir, 'default.conf'), 'utf8');
+const logger = createLogger('nginx-test', 'silent');
+
+/** The location blocks of default.conf: the line that opens each and its body. */
+function locations(conf: string): { head: string; body: string }[] {
+  const out: { head: string; body: string }[] = [];
+  for (const m of conf.matchAll(/^\s*location\s+([^{]+)\{/gm)) {
+    let depth = 1;
+    let i = m.index! + m[0].length;
+    const start = i;
+    for (; depth > 0 && i < conf.length; i++) {
+      if (conf[i] === '{') depth++;
+      else if (conf[i] === '}') depth--;
+    }
+    out.push({ head: m[1]!.trim(), body: conf.slice(start, i - 1) });
+  }
+  return out;
+}
+
+describe('nginx security header snippets', () => {
+  it('are what the definition generates (run `npm run nginx-headers` after changing it)', () => {
+    for (const [kind, file] of Object.entries(NGINX_SNIPPETS) as [RouteKind, string][]) {
+      expect(fs.readFileSync(path.join(nginxDir, file), 'utf8'), file).toBe(renderNginxSnippet(kind));
+    }
+  });
+
+  it('are included at server level and again in every location with an add_header of its own, the admin one for /admin', () => {
+    const serverLevel = defaultConf.slice(0, defaultConf.search(/^\s*location\b/m));
+    expect(serverLevel).toMatch(/^\s*include security-headers\.conf;/m);
+    // nginx drops the server's add_header lines in such a location: without the include it would send none.
+    const locs = locations(defaultConf);
+    expect(locs.length).toBeGreaterThan(5);
+    for (const loc of locs.filter((l) => /\badd_header\b/.test(l.body))) {
+      expect(loc.body, `location ${loc.head}`).toMatch(/^\s*include security-headers(?:-admin)?\.conf;/m);
+    }
+    const admin = locs.filter((l) => l.body.includes('security-headers-admin.conf')).map((l) => l.head);
+    expect(admin).toEqual([NGINX_ADMIN_LOCATION, '@admin-spa']);
+    expect(locs.find((l) => l.head === NGINX_ADMIN_LOCATION)!.body).toContain('error_page 502 503 504 = @admin-spa;');
+  });
+
+  it('go into the nginx image beside default.conf', () => {
+    const dockerfile = fs.readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8');
+    const web = dockerfile.slice(dockerfile.indexOf(' AS web'));
+    expect(web).toContain('COPY infra/nginx/default.conf /etc/nginx/conf.d/default.conf');
+    // default.conf includes them by a path relative to nginx's configuration folder, /etc/nginx.
+    expect(web).toContain(`COPY ${Object.values(NGINX_SNIPPETS).map((f) => `infra/nginx/${f}`).join(' ')} /etc/nginx/`);
+  });
+});
+
+/** Each header's values as sent, by lower-case name (raw headers: a header sent twice shows twice). */
+function get(url: string): Promise<{ status: number; headers: Map<string, string[]> }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        const headers = new Map<string, string[]>();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i]!.toLowerCase();
+          headers.set(name, [...(headers.get(name) ?? []), res.rawHeaders[i + 1]!]);
+        }
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('nginx with the compose config, in front of a real gateway', () => {
+  const dist = tempDir('forgeline-nginx-dist-');
+  const served: Served[] = [];
+  let nginx: RunningNginx | undefined;
+  let skip = '';
+
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(dist.dir, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dist.dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    fs.mkdirSync(path.join(dist.dir, 'assets'));
+    fs.writeFileSync(path.join(dist.dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    const down = `http://127.0.0.1:${await freePort()}`; // the services: down, so /api answers 502 from the gateway
+    const app = createGatewayApp({
+      logger,
+      services: { catalog: down, quotes: down, auth: down, media: down },
+      upstreamTimeoutMs: 2_000,
+      uploadTimeoutMs: 2_000,
+      webDistDir: dist.dir,
+      hsts: true, // as behind TLS: nginx passes the gateway's Strict-Transport-Security on
+    });
+    const gateway = await serve(app, { port: 0, logger, handleSignals: false });
+    served.push(gateway);
+    // The compose config with only what points outside this machine changed: the gateway, the port and the files.
+    const replace = (text: string, from: string, to: string) => {
+      expect(text.split(from), `default.conf has exactly one "${from}"`).toHaveLength(2);
+      return text.replace(from, to);
+    };
+    const started = await startNginx({
+      server: (port) =>
+        replace(
+          replace(replace(defaultConf, 'server gateway:8080;', `server 127.0.0.1:${gateway.port};`), 'listen 80;', `listen 127.0.0.1:${port};`),
+          'root /usr/share/nginx/html;',
+          `root ${dist.dir};`,
+        ),
+      files: Object.fromEntries(Object.values(NGINX_SNIPPETS).map((f) => [f, fs.readFileSync(path.join(nginxDir, f), 'utf8')])),
+    });
+    if ('skip' in started) skip = started.skip;
+    else nginx = started;
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await Promise.all(served.map((s) => s.close()));
+    dist.remove();
+  });
+
+  const cases: { path: string; kind: RouteKind; status: number; from: 'nginx' | 'gateway' }[] = [
+    { path: '/', kind: 'site', status: 200, from: 'gateway' }, // pages go through the gateway (the app shell here)
+    { path: '/catalog', kind: 'site', status: 200, from: 'gateway' },
+    { path: '/admin', kind: 'admin', status: 200, from: 'gateway' },
+    { path: '/admin/inbox', kind: 'admin', status: 200, from: 'gateway' },
+    { path: '/ADMIN', kind: 'admin', status: 200, from: 'gateway' },
+    { path: '/%61dmin', kind: 'admin', status: 200, from: 'gateway' },
+    { path: '/administrator', kind: 'site', status: 200, from: 'gateway' },
+    { path: '/assets/index-abc123.js', kind: 'site', status: 200, from: 'nginx' },
+    { path: '/assets/missing.js', kind: 'site', status: 404, from: 'nginx' },
+    { path: '/favicon.svg', kind: 'site', status: 200, from: 'nginx' },
+    { path: '/api/products', kind: 'site', status: 502, from: 'gateway' },
+    { path: '/healthz', kind: 'site', status: 200, from: 'nginx' },
+  ];
+
+  for (const c of cases) {
+    it(`${c.path}: every security header once, the ${c.kind} set`, async ({ skip: skipTest }) => {
+      if (skip) skipTest(skip);
+      const res = await get(`${nginx!.url}${c.path}`);
+      expect(res.status).toBe(c.status);
+      for (const [name, value] of Object.entries(securityHeaders(c.kind, { hsts: false }))) {
+        expect(res.headers.get(name.toLowerCase()), name).toEqual([value]);
+      }
+      // Strict-Transport-Security is the gateway's (it knows from PUBLIC_URL whether the site is on https): once on
+      // what it answers, absent on nginx's own files.
+      const hsts = `max-age=${HSTS.maxAge}; includeSubDomains`;
+      expect(res.headers.get('strict-transport-security')).toEqual(c.from === 'gateway' ? [hsts] : undefined);
+    });
+  }
+
+  it('falls back to the app shell with the admin set when the gateway is down', async ({ skip: skipTest }) => {
+    if (skip) skipTest(skip);
+    await served.pop()!.close();
+    for (const [p, kind] of [['/admin', 'admin'], ['/catalog', 'site']] as const) {
+      const res = await get(`${nginx!.url}${p}`);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('cache-control'), p).toEqual(['no-cache']);
+      for (const [name, value] of Object.entries(securityHeaders(kind, { hsts: false }))) {
+        expect(res.headers.get(name.toLowerCase()), `${p} ${name}`).toEqual([value]);
+      }
+    }
+  });
+});
