@@ -9,7 +9,8 @@ import { CatalogUnavailableError, type ProductCatalog, type ProductRef } from '.
  *
  * The lookup is a GET, safe to repeat: a failed attempt (a catalog replica killed or restarting, a proxy between the
  * replicas answering 502/503/504, no answer within `timeoutMs`) is tried again after 250 ms and 1 s, all within
- * `deadlineMs`, so a buyer's quote is not refused for a blip the next replica covers. The deadline stays below the
+ * `deadlineMs`: a slow answer gets 6 s, then the rest of the 12 s goes to the next try (which nginx gives to the next
+ * replica), so a buyer's quote is not refused for a blip another replica covers. The deadline stays below the
  * gateway's 15 s upstream timeout, so the buyer gets our 503 and its message rather than the gateway's.
  */
 export class HttpProductCatalog implements ProductCatalog {
@@ -17,10 +18,10 @@ export class HttpProductCatalog implements ProductCatalog {
 
   constructor(
     private readonly baseUrl: string,
-    private readonly timeoutMs = 5_000,
+    private readonly timeoutMs = 6_000,
     private readonly cacheMs = 60_000,
     private readonly maxCached = 5_000,
-    private readonly deadlineMs = 10_000,
+    private readonly deadlineMs = 12_000,
   ) {}
 
   async find(id: string, requestId?: string): Promise<ProductRef | null> {
