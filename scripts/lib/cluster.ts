@@ -14,6 +14,7 @@ import { waitForPort } from '@forgeline/test-support/net';
 import { nginxBinary } from '@forgeline/test-support/nginx';
 import { redisBinary } from '@forgeline/test-support/redis';
 import { isExecutable } from '@forgeline/test-support/server-process';
+import { clearLeftoverCluster, STOP_TIERS } from './cluster-leftovers.ts';
 import { ABSENT_SERVERS, composeCommand, composeEnvironment, localEnvironment, readCompose, type ComposeFile } from './cluster-env.ts';
 import { writeClusterNginx } from './cluster-nginx.ts';
 import { createSupervisor, type ManagedProcess } from './cluster-process.ts';
@@ -93,8 +94,6 @@ export interface Cluster {
   stop: () => Promise<void>;
 }
 
-/** The order things stop in: the edge first, the servers last. */
-const STOP_TIERS = [['nginx'], ['gateway'], ['media-worker', 'media-api', 'quotes', 'auth'], ['catalog'], ['ferretdb', 'redis', 'minio', 'mailpit']];
 
 /** What the processes here inherit: enough to run, as a container has (not the shell's other variables). */
 function baseEnv(): NodeJS.ProcessEnv {
@@ -132,6 +131,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const write = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  // A launcher killed outright left its processes running (and listed in cluster.json): stop them first.
+  for (const line of await clearLeftoverCluster(dataDir)) write(`[cluster] ${line}`);
   const missing = await missingServers();
   if (missing) throw new Error(`the cluster needs its servers: ${missing}`);
   if (opts.port) await assertPortFree(opts.port, "The edge's port");
