@@ -11,10 +11,13 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 
-/** A node process that sleeps; `dataDir` in its environment (as a replica's DATA_DIR) or in its arguments (as a server's folder). */
-function sleeper(opts: { env?: NodeJS.ProcessEnv; args?: string[]; ignoreTerm?: boolean } = {}): ChildProcess {
+/**
+ * A node process that sleeps, with the cluster's folder in its environment (a replica's DATA_DIR), its arguments (a
+ * server's folder) or as its working folder (redis-server, which rewrites its command line and moves into its --dir).
+ */
+function sleeper(opts: { env?: NodeJS.ProcessEnv; args?: string[]; cwd?: string; ignoreTerm?: boolean } = {}): ChildProcess {
   const code = `${opts.ignoreTerm ? "process.on('SIGTERM', () => {});" : ''} setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['-e', code, '--', ...(opts.args ?? [])], { env: { PATH: process.env.PATH, ...opts.env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', code, '--', ...(opts.args ?? [])], { env: { PATH: process.env.PATH, ...opts.env }, cwd: opts.cwd, stdio: 'ignore' });
   children.push(child);
   return child;
 }
@@ -40,24 +43,27 @@ describe('a cluster whose launcher was killed outright', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leftover-cluster-'));
     const catalog = sleeper({ env: { DATA_DIR: path.join(dir, 'catalog-1') } });
     const stubborn = sleeper({ env: { DATA_DIR: path.join(dir, 'gateway-1') }, ignoreTerm: true });
-    const redis = sleeper({ args: ['--dir', path.join(dir, 'redis')] });
+    const minio = sleeper({ args: ['server', path.join(dir, 'minio')] });
+    fs.mkdirSync(path.join(dir, 'redis'));
+    const redis = sleeper({ cwd: path.join(dir, 'redis') });
     const stranger = sleeper({ env: { DATA_DIR: '/somewhere/else' } }); // a pid the system gave to another program since
     await new Promise((r) => setTimeout(r, 300)); // each has exec'd node, so /proc shows its own command line
     writeInfo(
       dir,
       await deadPid(),
       { catalog: [{ name: 'catalog-1', pid: catalog.pid! }], gateway: [{ name: 'gateway-1', pid: stubborn.pid! }], quotes: [{ name: 'quotes-1', pid: stranger.pid! }] },
-      { redis: { pid: redis.pid! }, nginx: { pid: await deadPid() } },
+      { redis: { pid: redis.pid! }, minio: { pid: minio.pid! }, nginx: { pid: await deadPid() } },
     );
 
     const lines = await clearLeftoverCluster(dir, { graceMs: 1_000 });
-    expect(lines[0]).toMatch(/^stopped 3 processes left running by the last cluster/);
-    for (const name of ['gateway-1', 'catalog-1', 'redis']) expect(lines[0]).toContain(name);
+    expect(lines[0]).toMatch(/^stopped 4 processes left running by the last cluster/);
+    for (const name of ['gateway-1', 'catalog-1', 'redis', 'minio']) expect(lines[0]).toContain(name);
     expect(lines[0]).not.toContain('quotes-1');
-    await Promise.all([exited(catalog), exited(stubborn), exited(redis)]);
+    await Promise.all([exited(catalog), exited(stubborn), exited(redis), exited(minio)]);
     expect(catalog.signalCode).toBe('SIGTERM');
     expect(stubborn.signalCode).toBe('SIGKILL'); // it ignored SIGTERM past the grace
     expect(redis.signalCode).toBe('SIGTERM');
+    expect(minio.signalCode).toBe('SIGTERM');
     expect(running(stranger)).toBe(true);
     expect(fs.existsSync(path.join(dir, 'cluster.json'))).toBe(false);
     // Nothing left: the next start finds no file and says nothing.

@@ -5,9 +5,9 @@
  * removed only by a clean stop), so the next start reads it: a launcher still alive means a cluster is running from
  * this folder (refused, naming it); otherwise each listed process that is still ours is stopped, edge first.
  *
- * "Still ours": a pid is reused once its process is gone, so one is stopped only when its command line or
- * environment names this DATA_DIR (every replica's DATA_DIR and every server's data folder are under it). Where
- * /proc is not there to ask (macOS), nothing is stopped and the message says which pids to look at.
+ * "Still ours": a pid is reused once its process is gone, so one is stopped only when its command line,
+ * environment or working folder names this DATA_DIR (every replica's DATA_DIR and every server's data folder are
+ * under it). Where /proc is not there to ask (macOS), nothing is stopped and the message says which pids to look at.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,10 +27,16 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The process's command line and environment, NUL-separated, or null where /proc cannot tell (gone, or not Linux). */
+/**
+ * The process's command line, environment and working folder, NUL-separated, or null where /proc cannot tell (gone,
+ * or not Linux). The folder counts because redis-server rewrites its command line (to "redis-server host:port") and
+ * moves into its --dir.
+ */
 function describe(pid: number): string | null {
   try {
-    return `${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')}\0${fs.readFileSync(`/proc/${pid}/environ`, 'utf8')}`;
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+    return `${cmdline}\0${environ}\0${fs.readlinkSync(`/proc/${pid}/cwd`)}`;
   } catch {
     return null;
   }
