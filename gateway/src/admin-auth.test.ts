@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve, type Served } from '@forgeline/service-kit/serve';
+import { eventually } from '@forgeline/test-support/eventually';
 import { freePort } from '@forgeline/test-support/net';
+import { httpRequest, rawRequest } from '@forgeline/test-support/raw-http';
 import { ADMIN, SERVICE_TOKEN, startAuth, type AuthHarness } from '../../services/auth/test/harness.ts';
 import { DEFAULT_RATE_LIMITS } from '../../services/auth/src/app.ts';
 import { createGatewayApp } from './app.ts';
@@ -136,6 +138,39 @@ describe('gateway admin check against the real auth service', () => {
     const r = await get('/api/admin/products', { authorization: `Bearer ${token}` });
     expect(r.status).toBe(401);
     expect(r.body.message).toMatch(/logged out/i);
+  });
+
+  it("drops the service's half of a request whose body broke off during the admin check, and logs no error for it", async () => {
+    // The client's broken chunk arrives with its head: Node answers 400 and closes the connection while the admin
+    // check is still out at auth, so the proxy starts on a request that is already gone. Its upstream half used to
+    // wait out the upstream timeout (15 s in production) for a body that never ends, then log "upstream failed".
+    const lines: string[] = [];
+    const watched = createLogger('gateway', 'info', { write: (line) => void lines.push(line) });
+    const app = createGatewayApp({
+      logger: watched,
+      services: { catalog: recorder.url, quotes: recorder.url, media: recorder.url, auth: auth.url },
+      upstreamTimeoutMs: 60_000,
+      uploadTimeoutMs: 60_000,
+      webDistDir: '',
+      adminAuth: createAdminAuth({ authUrl: auth.url, serviceToken: SERVICE_TOKEN, logger: watched }),
+    });
+    const g = await serve(app, { port: 0, logger: watched, handleSignals: false });
+    try {
+      const token = await signInThroughGateway();
+      const head = httpRequest('PATCH', '/api/admin/products/p1', [
+        ['Host', `127.0.0.1:${g.port}`],
+        ['Authorization', `Bearer ${token}`],
+        ['Content-Type', 'application/json'],
+        ['Transfer-Encoding', 'chunked'],
+      ]);
+      const answer = await rawRequest(g.port, Buffer.concat([head, Buffer.from('zz\r\n{"name":"x"}\r\n')]));
+      expect(answer.status).toBe(400);
+      const dropped = await eventually('the upstream half dropped', async () => lines.find((l) => l.includes('client gone before its answer')), 20_000, 100);
+      expect(JSON.parse(dropped)).toMatchObject({ level: 30, url: '/api/admin/products/p1' });
+      expect(lines.filter((l) => JSON.parse(l).level >= 50)).toEqual([]);
+    } finally {
+      await g.close();
+    }
   });
 
   it('refuses a session after it expires', async () => {

@@ -65,7 +65,7 @@ interface UpstreamState {
   /** Express's next, for the retry (the proxy is called again from its error handler). */
   next: NextFunction;
 }
-type TimedRequest = Request & { gatewayTimedOut?: boolean; upstream?: UpstreamState };
+type TimedRequest = Request & { gatewayTimedOut?: boolean; clientGone?: boolean; upstream?: UpstreamState };
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'TRACE']);
 const hasBody = (req: IncomingMessage) =>
@@ -105,9 +105,20 @@ function createServiceProxy(
     // Reuse connections to the services: a new TCP connection per request costs more than the request.
     agent: new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 }),
     on: {
-      proxyReq: (proxyReq: ClientRequest, req: TimedRequest) => {
+      proxyReq: (proxyReq: ClientRequest, req: TimedRequest, res: ServerResponse) => {
         if (req.id) proxyReq.setHeader(REQUEST_ID_HEADER, String(req.id));
         proxyReq.removeHeader(SERVICE_TOKEN_HEADER); // a browser can never speak as a service
+        // A client gone before its answer (it hung up, or its request broke off mid-body and Node answered 400 and
+        // closed the connection, perhaps while the admin check was still out): the service's half is dropped too,
+        // instead of waiting out the timeout below for a body that never ends, and it is no error of ours.
+        const dropWhenClientGone = () => {
+          if (res.writableFinished || proxyReq.destroyed) return;
+          req.clientGone = true;
+          logger.info({ requestId: req.id, service, target: req.upstream?.replica ?? pool.urls[0], url: req.url }, 'client gone before its answer; upstream request dropped');
+          proxyReq.destroy();
+        };
+        if (res.destroyed || req.socket.destroyed) dropWhenClientGone();
+        else res.once('close', dropWhenClientGone);
         // Our own timer, so a slow service becomes a 504 with a message instead of a hung request.
         proxyReq.setTimeout(timeoutMs, () => {
           req.gatewayTimedOut = true;
@@ -143,6 +154,10 @@ function createServiceProxy(
       error: (err: NodeJS.ErrnoException, req: TimedRequest, res: ServerResponse | Socket) => {
         const up = req.upstream;
         const replica = up?.replica ?? pool.urls[0]!;
+        if (req.clientGone) {
+          if (!res.destroyed) res.destroy(); // logged where it was dropped
+          return;
+        }
         const timedOut = req.gatewayTimedOut === true;
         const kind = timedOut ? 'other' : failureKind(err);
         if (kind === 'not-sent') pool.markDown(replica, err.code ?? err.message);

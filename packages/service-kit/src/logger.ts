@@ -3,6 +3,8 @@ import pino, { type Logger } from 'pino';
 export type { Logger };
 
 /** JSON logs on stdout, one line each, named by service; the launcher prefixes and pretty-prints them. */
-export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime });
+/** `destination` (default stdout) takes each line as written: a test reads what a service logged. */
+export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: { write: (line: string) => void }): Logger {
+  const options = { name, level, base: { service: name }, timestamp: pino.stdTimeFunctions.isoTime };
+  return destination ? pino(options, destination) : pino(options);
 }
