@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { clientAddress } from '@forgeline/service-kit/client-address';
 import type { Request, RequestHandler, Response } from 'express';
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
 import { ADMIN_EMAIL_HEADER, VerifySessionResponseSchema, bearerToken } from '@forgeline/contracts/auth';
@@ -165,7 +165,7 @@ export function createAdminAuth(opts: AdminAuthOptions): RequestHandler {
         actorKind: actor.kind,
         action,
         target: `${req.method} ${path}`.slice(0, 500),
-        ip: auditAddress(req),
+        ip: clientAddress(req), // an IP address, whatever text a client put in X-Forwarded-For
         status: res.statusCode,
         requestId: idOf(req) ?? null,
       }),
@@ -210,15 +210,4 @@ export function createAdminAuth(opts: AdminAuthOptions): RequestHandler {
     }
     await proceed().catch(next);
   };
-}
-
-/**
- * The address an audit entry names: the client's as the trusted proxy forwarded it, when that is an IP address; a
- * forwarded value that is not one (any text a client put in X-Forwarded-For) gives way to the connection's own
- * address. A 300-character "address" once made auth refuse the whole batch of entries it came in.
- */
-function auditAddress(req: Request): string | null {
-  const ip = req.ip;
-  if (ip && isIP(ip)) return ip;
-  return req.socket.remoteAddress ?? null;
 }

@@ -13,6 +13,7 @@ import { REQUEST_ID_HEADER } from '@forgeline/contracts/common';
 import { CaptchaSchema, type Captcha } from '@forgeline/contracts/quotes';
 import { productPath } from '@forgeline/contracts/slug';
 import type { QuoteFormState } from '@forgeline/contracts/ssr';
+import { clientAddress } from '@forgeline/service-kit/client-address';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { CatalogReader } from './catalog-reader.ts';
 import type { Response as UpstreamResponse } from 'undici';
@@ -38,7 +39,7 @@ export interface QuoteFormOptions {
 /** Headers for a call made on the visitor's behalf: their address (the quotes service trusts this proxy) and request id. */
 function onBehalfOf(req: Request): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (req.ip) headers['x-forwarded-for'] = req.ip;
+  headers['x-forwarded-for'] = clientAddress(req);
   const rid = (req as { id?: string }).id;
   if (rid) headers[REQUEST_ID_HEADER] = rid;
   return headers;

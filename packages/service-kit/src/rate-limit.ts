@@ -1,4 +1,5 @@
-import { rateLimit, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { clientAddress } from './client-address.ts';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from './logger.ts';
 import type { Redis } from './redis.ts';
@@ -14,7 +15,7 @@ export interface RateLimiterOptions {
    * Absent: this process's memory, as with a single process.
    */
   redis?: Redis;
-  /** What is counted; by default the client's address. */
+  /** What is counted; by default the client's address (clientAddress, an IPv6 one by its /56). */
   keyGenerator?: Options['keyGenerator'];
   skip?: Options['skip'];
   /** Answers a request over the limit. */
@@ -45,7 +46,7 @@ export function createRateLimiter(o: RateLimiterOptions): RateLimitRequestHandle
     limit: o.limit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    ...(o.keyGenerator ? { keyGenerator: o.keyGenerator } : {}),
+    keyGenerator: o.keyGenerator ?? ((req) => ipKeyGenerator(clientAddress(req as never))),
     ...(o.skip ? { skip: o.skip } : {}),
     handler: o.handler,
     ...(o.redis ? { store: new RecoveringRedisStore(o.redis, `rl:${o.name}:`), passOnStoreError: true } : {}),

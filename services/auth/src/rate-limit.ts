@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { clientAddress } from '@forgeline/service-kit/client-address';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { HttpError } from '@forgeline/service-kit/errors';
 import type { AuthStore } from './ports.ts';
@@ -55,5 +56,5 @@ export function limiter(o: LimitOptions) {
   });
 }
 
-/** The client's address as the gateway reports it (X-Forwarded-For from a trusted loopback proxy), /64 for IPv6. */
-export const clientKey = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
+/** The client's address as the gateway reports it (X-Forwarded-For from a trusted loopback proxy), /56 for IPv6. */
+export const clientKey = (req: Request) => ipKeyGenerator(clientAddress(req));
