@@ -165,7 +165,7 @@ export function createAdminAuth(opts: AdminAuthOptions): RequestHandler {
         actorKind: actor.kind,
         action,
         target: `${req.method} ${path}`.slice(0, 500),
-        ip: clientAddress(req), // an IP address, whatever text a client put in X-Forwarded-For
+        ip: clientAddress(req) ?? null, // an IP address, whatever text a client put in X-Forwarded-For
         status: res.statusCode,
         requestId: idOf(req) ?? null,
       }),

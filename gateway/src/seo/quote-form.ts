@@ -39,7 +39,8 @@ export interface QuoteFormOptions {
 /** Headers for a call made on the visitor's behalf: their address (the quotes service trusts this proxy) and request id. */
 function onBehalfOf(req: Request): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  headers['x-forwarded-for'] = clientAddress(req);
+  const ip = clientAddress(req);
+  if (ip) headers['x-forwarded-for'] = ip;
   const rid = (req as { id?: string }).id;
   if (rid) headers[REQUEST_ID_HEADER] = rid;
   return headers;

@@ -46,7 +46,7 @@ export function createRateLimiter(o: RateLimiterOptions): RateLimitRequestHandle
     limit: o.limit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    keyGenerator: o.keyGenerator ?? ((req) => ipKeyGenerator(clientAddress(req as never))),
+    keyGenerator: o.keyGenerator ?? ((req) => ipKeyGenerator(clientAddress(req as never) ?? 'unknown')),
     ...(o.skip ? { skip: o.skip } : {}),
     handler: o.handler,
     ...(o.redis ? { store: new RecoveringRedisStore(o.redis, `rl:${o.name}:`), passOnStoreError: true } : {}),

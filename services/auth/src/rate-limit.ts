@@ -57,4 +57,4 @@ export function limiter(o: LimitOptions) {
 }
 
 /** The client's address as the gateway reports it (X-Forwarded-For from a trusted loopback proxy), /56 for IPv6. */
-export const clientKey = (req: Request) => ipKeyGenerator(clientAddress(req));
+export const clientKey = (req: Request) => ipKeyGenerator(clientAddress(req) ?? 'unknown');
