@@ -87,4 +87,11 @@ test('the API keys and Audit log tabs fit a phone', async ({ page }) => {
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow, tab).toBeLessThanOrEqual(0);
   }
+  // The audit table is wider than a phone: its box scrolls sideways, from the keyboard too.
+  const box = page.getByRole('region', { name: 'Audit log' });
+  await expect(box.getByRole('table', { name: 'Audit log' })).toBeVisible();
+  await box.focus();
+  await expect(box).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
 });

@@ -1,6 +1,7 @@
 import type { AdminProductRow } from '@forgeline/contracts/products';
 import { ImageOff } from 'lucide-react';
 import { cn } from '../../../lib/cn.ts';
+import { AdminTable } from './admin-table.tsx';
 
 /** Rows of spec section 3, Admin product row; a row can be chosen as the target of an upload. */
 export function AdminProductTable({
@@ -15,25 +16,17 @@ export function AdminProductTable({
   caption: string;
 }) {
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-steel">
-          <tr>
-            <th scope="col" className="w-14 px-3 py-2">
-              <span className="sr-only">Image</span>
-            </th>
-            <th scope="col" className="px-3 py-2">Name</th>
-            <th scope="col" className="px-3 py-2">SKU</th>
-            <th scope="col" className="px-3 py-2">Part #</th>
-            <th scope="col" className="px-3 py-2">Category</th>
-            {onSelect ? (
-              <th scope="col" className="px-3 py-2">
-                <span className="sr-only">Select</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
+    <AdminTable
+      caption={caption}
+      columns={[
+        { label: 'Image', hidden: true, className: 'w-14' },
+        { label: 'Name' },
+        { label: 'SKU' },
+        { label: 'Part #' },
+        { label: 'Category' },
+        ...(onSelect ? [{ label: 'Select', hidden: true }] : []),
+      ]}
+    >
         <tbody>
           {products.map((p) => {
             const selected = p.id === selectedId;
@@ -71,7 +64,6 @@ export function AdminProductTable({
             );
           })}
         </tbody>
-      </table>
-    </div>
+    </AdminTable>
   );
 }

@@ -8,6 +8,8 @@ import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { serverMessage } from '../../../lib/api-error.ts';
+import { formatDateTime } from '../../../lib/format-date-time.ts';
+import { AdminTable } from './admin-table.tsx';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/admin-access.ts';
 
 export const SCOPE_HELP: Record<ApiKeyScope, string> = {
@@ -17,7 +19,6 @@ export const SCOPE_HELP: Record<ApiKeyScope, string> = {
   'quotes:write': 'answer and change quote requests',
 };
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const errorText = (err: unknown) => serverMessage(err) ?? 'Something went wrong. Please try again.';
 
 /** API keys for the seller's own systems: made here, shown once, revoked here. */
@@ -183,21 +184,11 @@ function ShowKeyOnce({ created, onClose }: { created: CreateApiKeyResponse | nul
 
 function KeyTable({ keys }: { keys: ApiKey[] }) {
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
-      <table aria-label="API keys" className="w-full min-w-[48rem] text-left text-sm">
-        <thead className="bg-zinc-50 text-xs uppercase tracking-wider text-steel">
-          <tr>
-            <th className="px-3 py-2">Name</th>
-            <th className="px-3 py-2">Key</th>
-            <th className="px-3 py-2">Scopes</th>
-            <th className="px-3 py-2">Created</th>
-            <th className="px-3 py-2">Last used</th>
-            <th className="px-3 py-2">Status</th>
-            <th className="px-3 py-2">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+    <AdminTable
+      caption="API keys"
+      minWidth="48rem"
+      columns={[{ label: 'Name' }, { label: 'Key' }, { label: 'Scopes' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Actions', hidden: true }]}
+    >
         <tbody className="divide-y divide-zinc-200">
           {keys.map((k) => (
             <tr key={k.id}>
@@ -213,14 +204,14 @@ function KeyTable({ keys }: { keys: ApiKey[] }) {
                 </ul>
               </td>
               <td className="px-3 py-2">
-                <span title={k.createdAt}>{when(k.createdAt)}</span>
+                <span title={k.createdAt}>{formatDateTime(k.createdAt)}</span>
                 <span className="block text-xs text-steel">{k.createdBy}</span>
               </td>
-              <td className="px-3 py-2">{k.lastUsedAt ? <span title={k.lastUsedAt}>{when(k.lastUsedAt)}</span> : 'never'}</td>
+              <td className="px-3 py-2">{k.lastUsedAt ? <span title={k.lastUsedAt}>{formatDateTime(k.lastUsedAt)}</span> : 'never'}</td>
               <td className="px-3 py-2">
                 {k.revokedAt ? (
                   <span className="rounded bg-zinc-200 px-2 py-0.5 text-xs font-bold text-zinc-800" title={k.revokedAt}>
-                    Revoked {when(k.revokedAt)}
+                    Revoked {formatDateTime(k.revokedAt)}
                   </span>
                 ) : (
                   <span className="rounded bg-emerald-100 px-2 py-0.5 text-xs font-bold text-emerald-900">Active</span>
@@ -230,8 +221,7 @@ function KeyTable({ keys }: { keys: ApiKey[] }) {
             </tr>
           ))}
         </tbody>
-      </table>
-    </div>
+    </AdminTable>
   );
 }
 

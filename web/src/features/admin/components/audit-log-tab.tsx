@@ -6,6 +6,8 @@ import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { serverMessage } from '../../../lib/api-error.ts';
+import { formatDateTime } from '../../../lib/format-date-time.ts';
+import { AdminTable } from './admin-table.tsx';
 import { useAuditLog, type AuditFilters } from '../api/admin-access.ts';
 
 /** The action names staff filter on most (any text is accepted too: a name or its start, e.g. "catalog."). */
@@ -27,7 +29,6 @@ export const AUDIT_ACTIONS = [
 ] as const;
 
 const EMPTY: AuditFilters = { actor: '', action: '', from: '', to: '' };
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 const KIND_LABEL: Record<AuditEntry['actorKind'], string> = { admin: 'staff', api_key: 'API key', anonymous: 'anonymous' };
 
 /** Who did what, when and from where: sign-ins, uploads, imports, edits, quote changes, keys and their calls. */
@@ -106,24 +107,17 @@ export default function AuditLogTab() {
         </StateMessage>
       ) : (
         <>
-          <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
-            <table aria-label="Audit log" className="w-full min-w-[56rem] text-left text-sm">
-              <thead className="bg-zinc-50 text-xs uppercase tracking-wider text-steel">
-                <tr>
-                  <th className="px-3 py-2">When</th>
-                  <th className="px-3 py-2">Who</th>
-                  <th className="px-3 py-2">Action</th>
-                  <th className="px-3 py-2">Target</th>
-                  <th className="px-3 py-2">From</th>
-                  <th className="px-3 py-2">Status</th>
-                </tr>
-              </thead>
+          <AdminTable
+            caption="Audit log"
+            minWidth="56rem"
+            columns={[{ label: 'When' }, { label: 'Who' }, { label: 'Action' }, { label: 'Target' }, { label: 'From' }, { label: 'Status' }]}
+          >
               <tbody className="divide-y divide-zinc-200">
                 {entries.map((e) => (
                   <tr key={e.id}>
                     <td className="whitespace-nowrap px-3 py-2">
                       <time dateTime={e.at} title={e.at}>
-                        {when(e.at)}
+                        {formatDateTime(e.at, { seconds: true })}
                       </time>
                     </td>
                     <td className="px-3 py-2">
@@ -139,8 +133,7 @@ export default function AuditLogTab() {
                   </tr>
                 ))}
               </tbody>
-            </table>
-          </div>
+          </AdminTable>
           {log.hasNextPage ? (
             <div className="text-center">
               <Button variant="outline" disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>

@@ -17,6 +17,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { serverMessage, statusOf } from '../../../lib/api-error.ts';
 import { formatCount } from '../../../lib/format-count.ts';
+import { formatDateTime } from '../../../lib/format-date-time.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import {
   useInboxAction,
@@ -56,7 +57,6 @@ function age(iso: string, now = Date.now()): string {
   return iso.slice(0, 10);
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const errorText = (err: unknown) => serverMessage(err) ?? 'Something went wrong. Please try again.';
 
 const EMPTY: InboxFilters = { status: '', kind: '', assignee: '', q: '', from: '', to: '', page: 1 };
@@ -326,7 +326,7 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
           <h2 id={`${ids}-title`} ref={heading} tabIndex={-1} className="font-display text-2xl font-bold uppercase text-ink focus:outline-none">
             {r.customerName}
           </h2>
-          <p className="text-sm text-steel">Received {when(r.createdAt)}</p>
+          <p className="text-sm text-steel">Received {formatDateTime(r.createdAt)}</p>
         </div>
         <div className="flex items-center gap-2">
           <StatusBadge status={r.status} />
@@ -440,7 +440,7 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
               .map((h, i) => (
                 <li key={`${h.at}-${i}`}>
                   <p className="text-xs text-steel">
-                    {when(h.at)} · {h.actor}
+                    {formatDateTime(h.at)} · {h.actor}
                   </p>
                   <p className="text-ink">
                     {h.type === 'status'
