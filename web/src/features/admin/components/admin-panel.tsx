@@ -12,13 +12,13 @@ import ApiKeysTab from './api-keys-tab.tsx';
 import AuditLogTab from './audit-log-tab.tsx';
 
 const tabs = [
-  { value: 'product', label: 'Product Upload', icon: Package },
-  { value: 'sku', label: 'SKU Image Uploader', icon: ImageUp },
-  { value: 'bulk', label: 'Bulk Upload', icon: Archive },
-  { value: 'inbox', label: 'Inbox', icon: Inbox },
-  { value: 'catalog', label: 'Catalogue', icon: Database },
-  { value: 'api-keys', label: 'API keys', icon: KeyRound },
-  { value: 'audit', label: 'Audit log', icon: ScrollText },
+  { value: 'product', label: 'Product Upload', icon: Package, Panel: ProductUploadTab },
+  { value: 'sku', label: 'SKU Image Uploader', icon: ImageUp, Panel: SkuUploadTab },
+  { value: 'bulk', label: 'Bulk Upload', icon: Archive, Panel: BulkUploadTab },
+  { value: 'inbox', label: 'Inbox', icon: Inbox, Panel: InboxTab },
+  { value: 'catalog', label: 'Catalogue', icon: Database, Panel: CatalogTab },
+  { value: 'api-keys', label: 'API keys', icon: KeyRound, Panel: ApiKeysTab },
+  { value: 'audit', label: 'Audit log', icon: ScrollText, Panel: AuditLogTab },
 ] as const;
 
 /** The signed-in panel: who is signed in, Logout, the three tabs of spec section 2, the quote inbox, the catalogue, API keys and the audit log. */
@@ -57,27 +57,11 @@ export function AdminPanel() {
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          <Tabs.Content value="product" className="focus-visible:outline-none">
-            <ProductUploadTab />
-          </Tabs.Content>
-          <Tabs.Content value="sku" className="focus-visible:outline-none">
-            <SkuUploadTab />
-          </Tabs.Content>
-          <Tabs.Content value="bulk" className="focus-visible:outline-none">
-            <BulkUploadTab />
-          </Tabs.Content>
-          <Tabs.Content value="inbox" className="focus-visible:outline-none">
-            <InboxTab />
-          </Tabs.Content>
-          <Tabs.Content value="catalog" className="focus-visible:outline-none">
-            <CatalogTab />
-          </Tabs.Content>
-          <Tabs.Content value="api-keys" className="focus-visible:outline-none">
-            <ApiKeysTab />
-          </Tabs.Content>
-          <Tabs.Content value="audit" className="focus-visible:outline-none">
-            <AuditLogTab />
-          </Tabs.Content>
+          {tabs.map(({ value, Panel }) => (
+            <Tabs.Content key={value} value={value} className="focus-visible:outline-none">
+              <Panel />
+            </Tabs.Content>
+          ))}
         </Tabs.Root>
       </main>
     </>
