@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import http, { type ClientRequest, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import http, { type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
 import { GATEWAY_ASSERTION_HEADER } from '@forgeline/contracts/admin-access';
+import { clientAddress } from '@forgeline/service-kit/client-address';
 import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
 import { HttpError } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
@@ -243,6 +244,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // gzip for pages, scripts and JSON (the entry bundle drops from ~400 kB to ~125 kB on the wire).
   app.use(compression());
 
+  const pools = new Map<ServiceName, ReplicaPool>(services);
   const proxies = new Map<string, RequestHandler>();
   for (const [service, pool] of services) {
     proxies.set(service, createServiceProxy(service, pool, deps.upstreamTimeoutMs, logger, deps.edgeCache));
@@ -307,17 +309,58 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     proxy(req, res, next);
   });
 
+  /**
+   * For withEdgeCache: asks the service behind a kept read whether its stored answer (ETag `etag`) still holds.
+   * Resolves to the service's 304 headers, or null when it answered anything else (the request then goes the usual
+   * way, through Express and the proxy, which also has the error answers).
+   */
+  const revalidate: Revalidate = async (req, etag) => {
+    const url = req.url ?? '';
+    if (!url.startsWith('/') || url.startsWith('//')) return null; // an absolute-form or odd target: the usual way
+    const q = url.indexOf('?');
+    const rule = matchRoute(q < 0 ? url : url.slice(0, q));
+    const pool = rule && !rule.admin ? pools.get(rule.service) : undefined;
+    if (!pool) return null;
+    const headers: Record<string, string> = { 'if-none-match': etag };
+    const encoding = req.headers['accept-encoding'];
+    if (encoding) headers['accept-encoding'] = String(encoding);
+    const id = req.headers[REQUEST_ID_HEADER.toLowerCase()];
+    if (typeof id === 'string') headers[REQUEST_ID_HEADER] = id;
+    const from = clientAddress(req as Request);
+    if (from) headers['x-forwarded-for'] = from;
+    const answer = await pool.head(url, headers, deps.upstreamTimeoutMs);
+    return answer.status === 304 ? answer.headers : null;
+  };
+  app.locals.revalidate = revalidate;
+
   mountWebApp(app, deps);
   return finishApp(app, logger);
 }
 
-/** The gateway's request listener: cached public reads are answered before Express sees them. */
+type Revalidate = (req: IncomingMessage, etag: string) => Promise<IncomingHttpHeaders | null>;
+
+/**
+ * The gateway's request listener: cached public reads are answered before Express sees them, as a CDN would; so is a
+ * reload (`Cache-Control: no-cache`) of one, once the service has said (304) that the stored answer still holds.
+ */
 export function withEdgeCache(app: Express, edgeCache: EdgeCache): RequestListener {
   const securityHeaders = app.locals.securityHeaders as SecurityHeaders;
+  const revalidate = app.locals.revalidate as Revalidate;
   const none = () => {};
   return (req, res) => {
     securityHeaders(req, res, none); // set once: Express's copy of the middleware skips a response that has them
-    if (!edgeCache.serve(req, res)) app(req, res);
+    if (edgeCache.serve(req, res)) return;
+    const etag = edgeCache.revalidationTag(req);
+    if (!etag) return void app(req, res);
+    revalidate(req, etag).then(
+      (headers) => {
+        if (res.destroyed) return;
+        if (!headers || !edgeCache.serveRevalidated(req, res, etag, headers)) app(req, res);
+      },
+      () => {
+        if (!res.destroyed) app(req, res);
+      },
+    );
   };
 }
 

@@ -15,6 +15,9 @@ describe('the gateway edge cache, in front of a real service', () => {
   let gatewayUrl = '';
   /** How many requests reached the service. */
   let upstreamHits = 0;
+  /** The brands list's content (changed "behind the gateway" by a test), and what its requests asked and got. */
+  let brandsVersion = 1;
+  const brandsSeen: { ifNoneMatch?: string; status: number }[] = [];
   const edge = createEdgeCache({ maxBytes: 4 * 1024 * 1024, logger });
 
   beforeAll(async () => {
@@ -26,6 +29,21 @@ describe('the gateway edge cache, in front of a real service', () => {
       next();
     });
     app.get('/api/products', responses.json(async (req) => ({ hit: upstreamHits, search: req.query.search ?? null, padding: 'part '.repeat(400) })));
+    // As the catalog's lists: ready-made answers with an ETag, 304 to a matching If-None-Match.
+    const brands = createResponseCache({ maxBytes: 1024 * 1024, ttlMs: 60_000, sharedMaxAgeSeconds: 60 });
+    app.get(
+      '/api/brands',
+      (req, res, next) => {
+        res.once('finish', () => brandsSeen.push({ ifNoneMatch: req.headers['if-none-match'], status: res.statusCode }));
+        next();
+      },
+      brands.json(async () => ({ version: brandsVersion, padding: 'brand '.repeat(400) })),
+    );
+    app.post('/internal/brands/change', (_req, res) => {
+      brandsVersion++;
+      brands.clear();
+      res.json({ version: brandsVersion });
+    });
     app.get('/api/brands/private', (_req, res) => void res.json({ hit: upstreamHits })); // no Cache-Control: never kept
     app.get('/api/testimonials', (_req, res) => void res.set({ 'Cache-Control': 'public, s-maxage=60', Vary: 'Cookie' }).json({ hit: upstreamHits }));
     app.get('/api/subcategories', (_req, res) => void res.status(404).set('Cache-Control', 'public, s-maxage=60').json({ message: 'none' }));
@@ -103,7 +121,8 @@ describe('the gateway edge cache, in front of a real service', () => {
   it('passes through what must be fresh or was not marked shareable', async () => {
     edge.clear();
     await (await get('/api/products?search=hose')).arrayBuffer();
-    // The client asks for a fresh answer; a signed-in admin always gets one.
+    // The client asks for a fresh answer (and this service's answer changed since: see the revalidation test); a
+    // signed-in admin always gets one.
     expect((await get('/api/products?search=hose', { 'cache-control': 'no-cache' })).headers.get('x-edge-cache')).toBeNull();
     expect((await get('/api/products?search=hose', { authorization: 'Bearer x' })).headers.get('x-edge-cache')).toBeNull();
     for (const path of ['/api/brands/private', '/api/testimonials', '/api/subcategories']) {
@@ -112,6 +131,94 @@ describe('the gateway edge cache, in front of a real service', () => {
       expect(again.headers.get('x-edge-cache'), path).toBeNull();
     }
     expect(edge.stats.entries).toBe(1);
+  });
+
+  it('revalidates a reload (no-cache) with the service: its 304 sends the kept answer, a changed answer comes whole', async () => {
+    edge.clear();
+    brandsSeen.length = 0;
+    const gzip = { 'accept-encoding': 'gzip' };
+    const first = await get('/api/brands', gzip);
+    const firstBody = await first.text();
+    const etag = first.headers.get('etag')!;
+    expect(JSON.parse(firstBody).version).toBe(brandsVersion);
+
+    // A reload: the service is asked whether the kept answer holds, says 304, and the kept gzip body goes out.
+    const reload = await get('/api/brands', { ...gzip, 'cache-control': 'no-cache', 'x-request-id': 'reload-1' });
+    expect(reload.status).toBe(200);
+    expect(reload.headers.get('x-edge-cache')).toBe('REVALIDATED');
+    expect(reload.headers.get('x-request-id')).toBe('reload-1');
+    expect(reload.headers.get('content-encoding')).toBe('gzip');
+    expect(reload.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await reload.text()).toBe(firstBody);
+    expect(brandsSeen.at(-1)).toEqual({ ifNoneMatch: etag, status: 304 });
+    expect(edge.stats.revalidated).toBeGreaterThan(0);
+
+    // The browser's own ETag on a reload: 304 to it as well. (Not fetch: it adds no-cache to conditional requests.)
+    const conditional = await new Promise<{ status?: number; cache?: string | string[] }>((resolve, reject) =>
+      request(`${gatewayUrl}/api/brands`, { headers: { ...gzip, 'cache-control': 'no-cache', 'if-none-match': etag } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode, cache: res.headers['x-edge-cache'] });
+      })
+        .on('error', reject)
+        .end(),
+    );
+    expect(conditional).toEqual({ status: 304, cache: 'REVALIDATED' });
+
+    // no-store: nothing kept is used; a signed-in admin's request goes through whole.
+    for (const headers of [{ 'cache-control': 'no-store' }, { 'cache-control': 'no-cache', authorization: 'Bearer x' }]) {
+      const before = brandsSeen.length;
+      const res = await get('/api/brands', { ...gzip, ...headers });
+      expect(res.headers.get('x-edge-cache')).toBeNull();
+      expect(await res.text()).toBe(firstBody);
+      expect(brandsSeen.slice(before)).toEqual([{ status: 200 }]);
+    }
+
+    // Changed behind the gateway (no write went through it, so nothing emptied the cache): a plain read still gets
+    // the kept answer for its s-maxage, but a reload gets the new one, which is kept from then on.
+    expect((await fetch(`http://127.0.0.1:${served[0]!.port}/internal/brands/change`, { method: 'POST' })).status).toBe(200);
+    expect(JSON.parse(await (await get('/api/brands', gzip)).text()).version).toBe(brandsVersion - 1);
+    const changed = await get('/api/brands', { ...gzip, 'cache-control': 'no-cache' });
+    expect(changed.headers.get('x-edge-cache')).toBeNull();
+    expect(JSON.parse(await changed.text()).version).toBe(brandsVersion);
+    expect(brandsSeen.slice(-2)).toEqual([
+      { ifNoneMatch: etag, status: 200 },
+      { status: 200 },
+    ]);
+    const kept = await get('/api/brands', gzip);
+    expect(kept.headers.get('x-edge-cache')).toBe('HIT');
+    expect(JSON.parse(await kept.text()).version).toBe(brandsVersion);
+  });
+
+  it('a reload while the service is down gets the proxy\'s error answer, not the kept one unchecked', async () => {
+    const cache = createEdgeCache({ maxBytes: 1024 * 1024, logger });
+    const responses = createResponseCache({ maxBytes: 1024 * 1024, ttlMs: 60_000, sharedMaxAgeSeconds: 60 });
+    const service = createServiceApp({ name: 'catalog', logger });
+    service.get('/api/brands', responses.json(async () => ({ padding: 'brand '.repeat(400) })));
+    const catalog = await serve(finishApp(service, logger), { port: 0, logger, handleSignals: false });
+    const app = createGatewayApp({
+      logger,
+      edgeCache: cache,
+      services: { catalog: `http://127.0.0.1:${catalog.port}`, quotes: gatewayUrl, auth: gatewayUrl, media: gatewayUrl },
+      upstreamTimeoutMs: 2000,
+      uploadTimeoutMs: 2000,
+      webDistDir: '',
+    });
+    const gw = await serve(withEdgeCache(app, cache), { port: 0, logger, handleSignals: false });
+    try {
+      const url = `http://127.0.0.1:${gw.port}/api/brands`;
+      expect((await fetch(url)).status).toBe(200);
+      expect(cache.stats.entries).toBe(1);
+      await catalog.close();
+      const reload = await fetch(url, { headers: { 'cache-control': 'no-cache' } });
+      expect(reload.status).toBe(502);
+      expect(reload.headers.get('x-edge-cache')).toBeNull();
+      expect(((await reload.json()) as { message: string }).message).toMatch(/catalog/i);
+      // A plain read within s-maxage is still answered from what is kept.
+      expect((await fetch(url)).headers.get('x-edge-cache')).toBe('HIT');
+    } finally {
+      await gw.close();
+      await catalog.close();
+    }
   });
 
   it('turned off (0 MB), it keeps nothing', async () => {

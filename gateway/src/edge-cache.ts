@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import CachePolicy from 'http-cache-semantics';
 import { LRUCache } from 'lru-cache';
 import { REQUEST_ID_HEADER } from '@forgeline/contracts/common';
@@ -13,7 +13,11 @@ import type { Logger } from '@forgeline/service-kit/logger';
  *
  * Freshness: every successful write through the gateway (POST, PUT, PATCH, DELETE) empties the cache,
  * so an admin's change shows at once; a change made behind the gateway (the media worker's) shows
- * within N seconds. A request saying `Cache-Control: no-cache`, or carrying an admin's token, is passed through.
+ * within N seconds. A request carrying an admin's token, or saying `no-store`, is passed through. One saying
+ * `Cache-Control: no-cache` (a reload) must not get a stored answer unchecked: when one is kept with an ETag, the
+ * gateway asks the service whether it still holds (`If-None-Match`; the catalog answers 304 from its own ready-made
+ * answers) and sends the stored body, instead of taking the whole answer across again (`revalidationTag`,
+ * `serveRevalidated`).
  */
 export interface EdgeCacheOptions {
   /** Memory budget for cached bodies; 0 turns the cache off. */
@@ -24,11 +28,18 @@ export interface EdgeCacheOptions {
 export interface EdgeCache {
   /** Answers a GET or HEAD from the cache and returns true, or returns false when it has nothing fresh. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
+  /** The stored answer's ETag when a GET asks to be revalidated (`no-cache`) and one is kept, else undefined. */
+  revalidationTag(req: IncomingMessage): string | undefined;
+  /**
+   * The service said the stored answer with `etag` still holds (304; its headers given): sends it, fresh for the
+   * 304's s-maxage, and returns true; false when it is no longer kept (emptied meanwhile).
+   */
+  serveRevalidated(req: IncomingMessage, res: ServerResponse, etag: string, upstream: IncomingHttpHeaders): boolean;
   /** Offered every upstream answer (the proxy's `proxyRes`): keeps the ones a service marked shareable. */
   offer(req: IncomingMessage, upstream: IncomingMessage): void;
   /** Forget everything (after a write). */
   clear(): void;
-  readonly stats: { hits: number; stored: number; entries: number; bytes: number };
+  readonly stats: { hits: number; revalidated: number; stored: number; entries: number; bytes: number };
 }
 
 interface Entry {
@@ -57,7 +68,28 @@ export function createEdgeCache(opts: EdgeCacheOptions): EdgeCache {
 
   // The same URL is answered differently by encoding (gzip or not), so that is part of the key.
   const keyOf = (req: IncomingMessage) => `${req.url}\n${req.headers['accept-encoding'] ?? ''}`;
-  const wantsFresh = (req: IncomingMessage) => /no-cache|no-store/.test(String(req.headers['cache-control'] ?? req.headers.pragma ?? ''));
+  const cacheDirectives = (req: IncomingMessage) => String(req.headers['cache-control'] ?? req.headers.pragma ?? '');
+  const wantsFresh = (req: IncomingMessage) => /no-cache|no-store/.test(cacheDirectives(req));
+  let revalidated = 0;
+
+  function send(req: IncomingMessage, res: ServerResponse, entry: Entry, state: 'HIT' | 'REVALIDATED', now: number) {
+    const given = req.headers[REQUEST_ID_HEADER.toLowerCase()];
+    const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    const notModified = entry.etag !== undefined && req.headers['if-none-match'] === entry.etag;
+    res.writeHead(notModified ? 304 : entry.status, {
+      ...entry.headers,
+      [REQUEST_ID_HEADER]: id,
+      age: String(Math.floor((now - entry.storedAt) / 1000)),
+      'x-edge-cache': state,
+    });
+    res.end(notModified || req.method === 'HEAD' ? undefined : entry.body);
+    if (logInfo) {
+      opts.logger.info(
+        { reqId: id, req: { method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: 0, cache: state },
+        'request completed',
+      );
+    }
+  }
 
   return {
     serve(req, res) {
@@ -72,22 +104,28 @@ export function createEdgeCache(opts: EdgeCacheOptions): EdgeCache {
         return false;
       }
       hits++;
-      const given = req.headers[REQUEST_ID_HEADER.toLowerCase()];
-      const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
-      const notModified = entry.etag !== undefined && req.headers['if-none-match'] === entry.etag;
-      res.writeHead(notModified ? 304 : entry.status, {
-        ...entry.headers,
-        [REQUEST_ID_HEADER]: id,
-        age: String(Math.floor((now - entry.storedAt) / 1000)),
-        'x-edge-cache': 'HIT',
-      });
-      res.end(notModified || req.method === 'HEAD' ? undefined : entry.body);
-      if (logInfo) {
-        opts.logger.info(
-          { reqId: id, req: { method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: 0, cache: 'HIT' },
-          'request completed',
-        );
+      send(req, res, entry, 'HIT', now);
+      return true;
+    },
+
+    revalidationTag(req) {
+      if (!enabled || req.method !== 'GET' || req.headers.authorization) return undefined;
+      const directives = cacheDirectives(req);
+      if (!directives.includes('no-cache') || directives.includes('no-store')) return undefined;
+      return cache.get(keyOf(req))?.etag;
+    },
+
+    serveRevalidated(req, res, etag, upstream) {
+      const entry = cache.get(keyOf(req));
+      if (!entry || entry.etag !== etag) return false;
+      const now = Date.now();
+      const sharedMaxAge = /(?:^|[\s,])s-maxage=(\d+)/.exec(upstream['cache-control'] ?? '');
+      if (sharedMaxAge) {
+        entry.storedAt = now;
+        entry.expiresAt = now + Number(sharedMaxAge[1]) * 1000;
       }
+      revalidated++;
+      send(req, res, entry, 'REVALIDATED', now);
       return true;
     },
 
@@ -132,7 +170,7 @@ export function createEdgeCache(opts: EdgeCacheOptions): EdgeCache {
     },
 
     get stats() {
-      return { hits, stored, entries: cache.size, bytes: cache.calculatedSize };
+      return { hits, revalidated, stored, entries: cache.size, bytes: cache.calculatedSize };
     },
   };
 }

@@ -9,7 +9,8 @@
  * The proxy (app.ts) picks with `pick` and retries through its error handler; the gateway's own calls (page data,
  * sitemaps, the admin check, the audit log, the no-JavaScript quote form) go through `fetch` here.
  */
-import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, fetch as undiciFetch, request as undiciRequest, type RequestInit, type Response } from 'undici';
 import type { Logger } from '@forgeline/service-kit/logger';
 
 export interface ReplicaPoolOptions {
@@ -104,6 +105,12 @@ export interface ReplicaPool {
   isDown(url: string): boolean;
   /** The gateway's own call to the service: `path` on a live replica, on the next one when the first cannot take it. */
   fetch(path: string, init?: FetchInit): Promise<Response>;
+  /**
+   * A GET whose answer's status and headers are all that matter (the edge cache's revalidation), on one live replica,
+   * without `fetch`'s WHATWG objects (a third of the cost of such a call); the body, if any, is thrown away. No
+   * failover: the caller falls back to the proxy, which has it.
+   */
+  head(path: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; headers: IncomingHttpHeaders }>;
   /** Stops the probes and closes idle connections. */
   close(): Promise<void>;
 }
@@ -189,6 +196,16 @@ export function createReplicaPool(o: ReplicaPoolOptions): ReplicaPool {
           last = err;
         }
       }
+    },
+
+    async head(path, headers, timeoutMs) {
+      const base = pool.pick();
+      if (!base) throw new ReplicasUnavailableError(o.service, replicas.length, undefined);
+      // A path only ('/x', never '//host/x', which a URL would read as another host).
+      if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`not a path: ${path.slice(0, 100)}`);
+      const answer = await undiciRequest(new URL(path, base), { dispatcher: agent, headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      await answer.body.dump();
+      return { status: answer.statusCode, headers: answer.headers };
     },
 
     async close() {

@@ -124,7 +124,7 @@ try {
     },
     {
       name: 'subcategories, uncached',
-      note: '/api/subcategories with Cache-Control: no-cache (past the edge cache to the catalog every time)',
+      note: '/api/subcategories with Cache-Control: no-cache, as a reload: the gateway asks the catalog every time (If-None-Match) and sends its kept body on the 304',
       nextPath: () => '/api/subcategories',
       headers: { 'cache-control': 'no-cache', 'accept-encoding': 'gzip' },
     },
