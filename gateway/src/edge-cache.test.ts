@@ -165,7 +165,7 @@ describe('the gateway edge cache, in front of a real service', () => {
     expect(conditional).toEqual({ status: 304, cache: 'REVALIDATED' });
 
     // no-store: nothing kept is used; a signed-in admin's request goes through whole.
-    for (const headers of [{ 'cache-control': 'no-store' }, { 'cache-control': 'no-cache', authorization: 'Bearer x' }]) {
+    for (const headers of [{ 'cache-control': 'no-store' }, { 'cache-control': 'no-cache', authorization: 'Bearer x' }] as Record<string, string>[]) {
       const before = brandsSeen.length;
       const res = await get('/api/brands', { ...gzip, ...headers });
       expect(res.headers.get('x-edge-cache')).toBeNull();
