@@ -30,6 +30,7 @@ import { indexDoc, toSearchDoc, type SearchDoc } from './search-doc.ts';
 import { readSnapshot, writeSnapshot, type LoadedSnapshot } from './snapshot.ts';
 import { StringColumn } from './string-column.ts';
 import { CODE_FIELDS, Field, buildTable, lookupIn, Vocab, VocabBuilder } from './vocab.ts';
+import { DeltaDocs } from './delta-docs.ts';
 import { IndexBuilder } from './index-builder.ts';
 import { buildSegmentParts, columnParts, DOC_FIELDS, snapshotValues, toColumn, toVocab, vocabParts, type DocColumns, type SegmentParts } from './segment-builder.ts';
 
@@ -148,7 +149,7 @@ interface QueryMatchers {
 export class EmbeddedSearchIndex implements SearchIndex {
   private base: BaseDocs = emptyBase();
   private baseSeg: Segment = { words: Vocab.empty(), codes: Vocab.empty() };
-  private delta: SearchDoc[] = [];
+  private delta = new DeltaDocs();
   /**
    * The delta's segments, oldest first, each over a range [from, to) of `delta`: a batch of changes gets a segment of
    * its own (built at its first search, in time proportional to the batch), and neighbours of similar size merge, so
@@ -745,7 +746,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   private docAt(d: number): SearchDoc {
     const b = this.base;
-    if (d >= b.n) return this.delta[d - b.n]!;
+    if (d >= b.n) return this.delta.get(d - b.n);
     return {
       id: b.id.get(d),
       name: b.name.get(d),
@@ -869,7 +870,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const delta = {} as DocColumns;
     for (const f of DOC_FIELDS) {
       base[f] = columnParts(b[f], true);
-      delta[f] = columnParts(StringColumn.from(this.delta.map((doc) => doc[f])));
+      delta[f] = columnParts(this.delta.column(f));
     }
     const meta = { layout: LAYOUT, brandNames: this.brandNames, categoryNames: this.categoryNames };
     const out = await this.builder.compact(
@@ -892,7 +893,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.baseSeg = toSegment(out.segment);
     this.baseIdTable = out.idTable;
     this.deltaIds = new Map();
-    this.delta = [];
+    this.delta = new DeltaDocs();
     this.deltaSegs = [];
     this.alive = new Uint8Array(cap).fill(1, 0, n);
     this.brandOf = new Uint32Array(cap);
@@ -936,7 +937,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       extra: col('extra'),
     };
     this.baseSeg = { words: words.build(), codes: codes.build() };
-    this.delta = [];
+    this.delta = new DeltaDocs();
     this.deltaSegs = [];
     this.brandNames = brandNames;
     this.brandIds = brandIds;
@@ -1006,7 +1007,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.brandTokens = [];
     this.categoryTokens = [];
     this.live = n;
-    this.delta = [];
+    this.delta = new DeltaDocs();
     this.deltaSegs = [];
     this.baseIdTable = buildTable(this.base.id);
     this.deltaIds = new Map();
