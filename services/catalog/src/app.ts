@@ -60,7 +60,7 @@ export interface CatalogDeps {
   tmpDir?: string;
   /** Rows per import batch (IMPORT_BATCH by default; tests use small ones). */
   importBatch?: number;
-  /** SQLite: run catalogue imports in a worker thread writing to this file (main.ts), not in the request thread. */
+  /** SQLite: run catalogue imports in a process of their own writing to this file (main.ts), not in the request thread. */
   importWorker?: { sqliteFile: string; logLevel: string; cacheMb?: number };
   /** Ready-made answers of the public reads (default 64 MB, 60 s); maxBytes 0 turns it off. */
   responseCache?: { maxBytes: number; ttlMs: number };

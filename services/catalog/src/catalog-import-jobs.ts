@@ -22,7 +22,7 @@ export interface ImportRunnerDeps {
   onChange: () => void;
   batchSize?: number;
   /**
-   * Runs a job somewhere else (a worker thread writing through its own connection), calling back for progress and
+   * Runs a job somewhere else (a process of its own writing through its own connection), calling back for progress and
    * for each batch to index here; absent, jobs run in this thread.
    */
   inWorker?: (
@@ -134,7 +134,7 @@ export interface ImportJobContext {
 
 /**
  * One import, start to end: count the rows, then read, check, compare and write them batch by batch, then take off
- * the parts the file did not name (missing=deactivate). Runs in the catalog process or in a worker thread with its
+ * the parts the file did not name (missing=deactivate). Runs in the catalog process or in a process of its own with its
  * own connection (adapters/sqlite/import-worker.ts); it records its own failures on the job.
  */
 export async function runImportJob(ctx: ImportJobContext): Promise<void> {

@@ -66,7 +66,8 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(CatalogConfigSchema);
   const logger = createLogger('seed', config.LOG_LEVEL);
-  const stores = await openStores(config, logger);
+  // Seeding is a bulk write, as an import is: the import's page cache.
+  const stores = await openStores({ ...config, SQLITE_CACHE_MB: config.IMPORT_CACHE_MB }, logger);
   try {
     const before = await stores.repo.count();
     if (args.ifEmpty && before > 0) {

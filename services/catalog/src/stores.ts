@@ -21,14 +21,15 @@ export interface Stores {
   close(): Promise<void>;
 }
 
-type StoresConfig = Pick<CatalogConfig, 'DATA_DIR' | 'MONGO_URL' | 'MEILI_URL' | 'MEILI_MASTER_KEY' | 'MEILI_INDEX'>;
+type StoresConfig = Pick<CatalogConfig, 'DATA_DIR' | 'MONGO_URL' | 'MEILI_URL' | 'MEILI_MASTER_KEY' | 'MEILI_INDEX'> &
+  Partial<Pick<CatalogConfig, 'SQLITE_CACHE_MB' | 'SQLITE_MMAP_MB'>>;
 
 /** The storage and search the configuration names: MONGO_URL picks MongoDB, MEILI_URL picks Meilisearch. */
 export async function openStores(config: StoresConfig, logger?: Logger): Promise<Stores> {
   const paths = catalogPaths(config.DATA_DIR);
   const repo: ProductRepository = config.MONGO_URL
     ? await MongoProductRepository.connect(config.MONGO_URL)
-    : SqliteProductRepository.open(paths.sqlite);
+    : SqliteProductRepository.open(paths.sqlite, { cacheMb: config.SQLITE_CACHE_MB, mmapMb: config.SQLITE_MMAP_MB });
   let search: SearchIndex;
   try {
     search = config.MEILI_URL

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ describe('catalog configuration', () => {
 });
 
 describe('catalog main', () => {
-  it('starts on a filled store with no search index, rebuilds the index, reports ready, runs an import in its worker, and stops on SIGTERM', async () => {
+  it('starts on a filled store with no search index, rebuilds the index, reports ready, runs an import in its own process, and stops on SIGTERM', async () => {
     const tmp = tempDir('catalog-main-');
     try {
       const repo = SqliteProductRepository.open(catalogPaths(tmp.dir).sqlite);
@@ -61,7 +62,7 @@ describe('catalog main', () => {
         expect(found.products.map((p: { id: string }) => p.id)).toContain(id(7));
         expect((await fetch(`${url}/api/products/${id(1)}`)).status).toBe(200);
 
-        // A catalogue import runs in its worker thread (SQLite): written there, indexed here, searchable at once.
+        // A catalogue import runs in a process of its own (SQLite): written there, indexed here, searchable at once.
         const form = new FormData();
         const rows = ['sku,name,part_number,category,brand', ...Array.from({ length: 1200 }, (_, i) => `WRK-${i},Worker Gasket ${i},WG-${i},Gaskets,Zeta Hydraulics`)];
         form.append('file', new Blob([rows.join('\n')]), 'worker.csv');
@@ -80,6 +81,67 @@ describe('catalog main', () => {
         child.kill('SIGTERM');
       }
       expect(await exited).toBe(0);
+    } finally {
+      tmp.remove();
+    }
+  });
+
+  it('runs an import in a process of its own, which stops when the catalog is killed (no writer left behind)', async () => {
+    const tmp = tempDir('catalog-main-');
+    const childrenOf = (pid: number) => {
+      try {
+        return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    };
+    const commandOf = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      } catch {
+        return '';
+      }
+    };
+    try {
+      const port = await freePort();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: tmp.dir, PORT: String(port), LOG_LEVEL: 'warn', MONGO_URL: '', MEILI_URL: '', SERVICE_TOKEN },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<string | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      const url = `http://127.0.0.1:${port}`;
+      let ready = false;
+      for (let attempt = 0; attempt < 600 && !ready; attempt++) {
+        if (child.exitCode !== null) throw new Error(`catalog exited early: ${stderr}`);
+        ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+        if (!ready) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(ready, stderr).toBe(true);
+      // Long enough to be caught running: 200,000 rows.
+      const rows = ['sku,name,part_number,category,brand', ...Array.from({ length: 200_000 }, (_, i) => `BIG-${i},Big Gasket ${i},BG-${i},Gaskets,Zeta Hydraulics`)];
+      const form = new FormData();
+      form.append('file', new Blob([rows.join('\n')]), 'big.csv');
+      const started = await fetch(`${url}/api/admin/catalog/imports`, { method: 'POST', body: form, headers: await gatewayAssertionHeaders(SERVICE_TOKEN, 'ops@example.com') });
+      expect(started.status).toBe(202);
+      let importPid: number | undefined;
+      for (let i = 0; i < 200 && importPid === undefined; i++) {
+        importPid = childrenOf(child.pid!).find((pid) => commandOf(pid).includes('import-worker.ts'));
+        if (importPid === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(importPid, `no import process under the catalog: ${stderr}`).toBeDefined();
+      expect(importPid).not.toBe(child.pid);
+
+      child.kill('SIGKILL');
+      expect(await exited).toBe('SIGKILL');
+      let gone = false;
+      for (let i = 0; i < 100 && !gone; i++) {
+        gone = !commandOf(importPid!).includes('import-worker.ts');
+        if (!gone) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(gone, 'the import process outlived the catalog').toBe(true);
     } finally {
       tmp.remove();
     }

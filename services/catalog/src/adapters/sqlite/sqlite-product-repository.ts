@@ -444,8 +444,9 @@ export class SqliteProductRepository implements ProductRepository {
   }
 
   /**
-   * Open (and create) the database file; `:memory:` works too. `cacheMb`: page cache (256 MB by default); `mmapMb`:
-   * memory-mapped reads (256 MB by default). `bulkWriter`: a connection that writes large batches (the import worker):
+   * Open (and create) the database file; `:memory:` works too. `cacheMb`: page cache (64 MB by default); `mmapMb`:
+   * memory-mapped reads (none by default: the OS's file cache keeps the hot pages outside the process; see the
+   * catalog's SQLITE_CACHE_MB). `bulkWriter`: a connection that writes large batches (the import worker):
    * it never checkpoints on its own (its owner calls checkpoint() at a pace it chooses), since an automatic checkpoint
    * every ~40 MB copies the same index pages back into the file again and again.
    */
@@ -455,8 +456,8 @@ export class SqliteProductRepository implements ProductRepository {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-    db.pragma(`cache_size = -${(opts.cacheMb ?? 256) * 1024}`); // KiB of page cache
-    db.pragma(`mmap_size = ${(opts.mmapMb ?? 256) * 1024 * 1024}`);
+    db.pragma(`cache_size = -${(opts.cacheMb ?? 64) * 1024}`); // KiB of page cache
+    db.pragma(`mmap_size = ${(opts.mmapMb ?? 0) * 1024 * 1024}`);
     db.pragma('temp_store = MEMORY');
     // Checkpoint every ~40 MB of WAL, not 4 MB: a bulk import rewrites the same index pages many times over, and each
     // checkpoint copies them back into the database file. After a checkpoint the WAL file shrinks back to 64 MB.
