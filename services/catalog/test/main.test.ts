@@ -15,6 +15,31 @@ import { PRODUCTS, id } from './fixtures.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** The real catalog (main.ts) on `dataDir`, ready; its stderr kept for failure messages. */
+async function startCatalog(dataDir: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', MONGO_URL: '', MEILI_URL: '', SERVICE_TOKEN },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const url = `http://127.0.0.1:${port}`;
+  let ready = false;
+  for (let attempt = 0; attempt < 600 && !ready; attempt++) {
+    if (child.exitCode !== null) throw new Error(`catalog exited early: ${stderr}`);
+    ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (!ready) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`catalog not ready within 60 s: ${stderr}`);
+  }
+  return { child, url, exited, stderr: () => stderr };
+}
+
 describe('catalog configuration', () => {
   it('defaults to the embedded adapters on port 4001', () => {
     const config = loadConfig(CatalogConfigSchema, { DATA_DIR: '/tmp/x', MONGO_URL: '', MEILI_URL: '' });
@@ -40,24 +65,8 @@ describe('catalog main', () => {
       await repo.upsertMany(PRODUCTS);
       await repo.close();
 
-      const port = await freePort();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
-        cwd: repoRoot,
-        env: { ...process.env, DATA_DIR: tmp.dir, PORT: String(port), LOG_LEVEL: 'warn', MONGO_URL: '', MEILI_URL: '', SERVICE_TOKEN },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const { child, url, exited, stderr: logs } = await startCatalog(tmp.dir);
       try {
-        const url = `http://127.0.0.1:${port}`;
-        let ready = false;
-        for (let attempt = 0; attempt < 600 && !ready; attempt++) {
-          if (child.exitCode !== null) throw new Error(`catalog exited early: ${stderr}`);
-          ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-          if (!ready) await new Promise((r) => setTimeout(r, 100));
-        }
-        expect(ready, stderr).toBe(true);
         const found = (await (await fetch(`${url}/api/products?search=Water%20Pump&limit=10`)).json()) as { products: { id: string }[] };
         expect(found.products.map((p: { id: string }) => p.id)).toContain(id(7));
         expect((await fetch(`${url}/api/products/${id(1)}`)).status).toBe(200);
@@ -74,13 +83,13 @@ describe('catalog main', () => {
           await new Promise((r) => setTimeout(r, 100));
           job = (await (await fetch(`${url}/api/admin/catalog/imports/${importId}`, { headers: await gatewayAssertionHeaders(SERVICE_TOKEN, 'ops@example.com') })).json()) as typeof job;
         }
-        expect(job, stderr).toMatchObject({ state: 'completed', created: 1200 });
+        expect(job, logs()).toMatchObject({ state: 'completed', created: 1200 });
         const hit = (await (await fetch(`${url}/api/products?search=WG-1199&limit=1`)).json()) as { products: { sku: string }[] };
         expect(hit.products[0]?.sku).toBe('WRK-1199');
       } finally {
         child.kill('SIGTERM');
       }
-      expect(await exited).toBe(0);
+      expect((await exited).code).toBe(0);
     } finally {
       tmp.remove();
     }
@@ -103,23 +112,7 @@ describe('catalog main', () => {
       }
     };
     try {
-      const port = await freePort();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
-        cwd: repoRoot,
-        env: { ...process.env, DATA_DIR: tmp.dir, PORT: String(port), LOG_LEVEL: 'warn', MONGO_URL: '', MEILI_URL: '', SERVICE_TOKEN },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<string | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-      const url = `http://127.0.0.1:${port}`;
-      let ready = false;
-      for (let attempt = 0; attempt < 600 && !ready; attempt++) {
-        if (child.exitCode !== null) throw new Error(`catalog exited early: ${stderr}`);
-        ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-        if (!ready) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(ready, stderr).toBe(true);
+      const { child, url, exited, stderr } = await startCatalog(tmp.dir);
       // Long enough to be caught running: 200,000 rows.
       const rows = ['sku,name,part_number,category,brand', ...Array.from({ length: 200_000 }, (_, i) => `BIG-${i},Big Gasket ${i},BG-${i},Gaskets,Zeta Hydraulics`)];
       const form = new FormData();
@@ -131,11 +124,11 @@ describe('catalog main', () => {
         importPid = childrenOf(child.pid!).find((pid) => commandOf(pid).includes('import-worker.ts'));
         if (importPid === undefined) await new Promise((r) => setTimeout(r, 50));
       }
-      expect(importPid, `no import process under the catalog: ${stderr}`).toBeDefined();
+      expect(importPid, `no import process under the catalog: ${stderr()}`).toBeDefined();
       expect(importPid).not.toBe(child.pid);
 
       child.kill('SIGKILL');
-      expect(await exited).toBe('SIGKILL');
+      expect((await exited).signal).toBe('SIGKILL');
       let gone = false;
       for (let i = 0; i < 100 && !gone; i++) {
         gone = !commandOf(importPid!).includes('import-worker.ts');
