@@ -68,6 +68,8 @@ interface UpstreamState {
 }
 type TimedRequest = Request & { gatewayTimedOut?: boolean; clientGone?: boolean; upstream?: UpstreamState };
 
+/** How long the edge cache's revalidation waits for a service's 304 before sending the request on as it is. */
+const REVALIDATE_TIMEOUT_MS = 2_000;
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'TRACE']);
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -328,7 +330,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     if (typeof id === 'string') headers[REQUEST_ID_HEADER] = id;
     const from = clientAddress(req as Request);
     if (from) headers['x-forwarded-for'] = from;
-    const answer = await pool.head(url, headers, deps.upstreamTimeoutMs);
+    // A 304 takes the service a moment; one that cannot give it soon gets the request itself, with the full timeout.
+    const answer = await pool.getHeadersOnly(url, headers, Math.min(deps.upstreamTimeoutMs, REVALIDATE_TIMEOUT_MS));
     return answer.status === 304 ? answer.headers : null;
   };
   app.locals.revalidate = revalidate;

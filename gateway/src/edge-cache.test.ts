@@ -221,6 +221,44 @@ describe('the gateway edge cache, in front of a real service', () => {
     }
   });
 
+  it('a service slow to revalidate gets the request itself instead, without the whole upstream timeout', async () => {
+    const cache = createEdgeCache({ maxBytes: 1024 * 1024, logger });
+    const responses = createResponseCache({ maxBytes: 1024 * 1024, ttlMs: 60_000, sharedMaxAgeSeconds: 60 });
+    const service = createServiceApp({ name: 'catalog', logger });
+    // Stuck on conditional requests only (as a service busy on something the 304 waits for), until released.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let held = 0;
+    service.get('/api/brands', (req, _res, next) => {
+      if (!req.headers['if-none-match']) return next();
+      held++;
+      void released.then(() => next());
+    }, responses.json(async () => ({ padding: 'brand '.repeat(400) })));
+    const catalog = await serve(finishApp(service, logger), { port: 0, logger, handleSignals: false });
+    const app = createGatewayApp({
+      logger,
+      edgeCache: cache,
+      services: { catalog: `http://127.0.0.1:${catalog.port}`, quotes: gatewayUrl, auth: gatewayUrl, media: gatewayUrl },
+      // As long as the test's own timeout: a reload that waited for it would fail the test.
+      upstreamTimeoutMs: 60_000,
+      uploadTimeoutMs: 60_000,
+      webDistDir: '',
+    });
+    const gw = await serve(withEdgeCache(app, cache), { port: 0, logger, handleSignals: false });
+    try {
+      const url = `http://127.0.0.1:${gw.port}/api/brands`;
+      expect((await fetch(url)).status).toBe(200);
+      const reload = await fetch(url, { headers: { 'cache-control': 'no-cache' } });
+      expect(reload.status).toBe(200);
+      expect(reload.headers.get('x-edge-cache')).toBeNull(); // the proxy's answer, not the kept one
+      expect(held).toBe(1); // the conditional request is still held: the reload did not wait for it
+    } finally {
+      release();
+      await gw.close();
+      await catalog.close();
+    }
+  });
+
   it('turned off (0 MB), it keeps nothing', async () => {
     const off = createEdgeCache({ maxBytes: 0, logger });
     const app = createGatewayApp({

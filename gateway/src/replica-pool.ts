@@ -110,7 +110,7 @@ export interface ReplicaPool {
    * without `fetch`'s WHATWG objects (a third of the cost of such a call); the body, if any, is thrown away. No
    * failover: the caller falls back to the proxy, which has it.
    */
-  head(path: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; headers: IncomingHttpHeaders }>;
+  getHeadersOnly(path: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; headers: IncomingHttpHeaders }>;
   /** Stops the probes and closes idle connections. */
   close(): Promise<void>;
 }
@@ -198,7 +198,7 @@ export function createReplicaPool(o: ReplicaPoolOptions): ReplicaPool {
       }
     },
 
-    async head(path, headers, timeoutMs) {
+    async getHeadersOnly(path, headers, timeoutMs) {
       const base = pool.pick();
       if (!base) throw new ReplicasUnavailableError(o.service, replicas.length, undefined);
       // A path only ('/x', never '//host/x', which a URL would read as another host).
