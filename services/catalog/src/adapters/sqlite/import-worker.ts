@@ -53,10 +53,14 @@ type ToWorker = { type: 'indexed'; seq: number } | { type: 'index-failed'; seq: 
 if (childRole() === ROLE) {
   // The catalog is this process's only reason to be: when its channel closes (the catalog stopped or was killed), stop
   // at once; the open transaction is rolled back and the next start marks the job failed, as after a crash.
-  process.once('disconnect', () => process.exit(1));
+  const orphaned = () => process.exit(1);
+  process.once('disconnect', orphaned);
   process.once('message', (m: { type: 'start'; input: WorkerInput }) => {
     runChild(m.input).then(
-      () => process.disconnect(),
+      () => {
+        process.off('disconnect', orphaned);
+        process.disconnect(); // nothing is left to do: the process ends
+      },
       (err: unknown) => {
         console.error('catalogue import process failed', err);
         process.exit(1);
@@ -170,6 +174,7 @@ export function runImportInWorker(
       if (!done) reject(err);
     });
     worker.once('exit', (code, signal) => {
+      if (done && code !== 0) opts.logger.warn({ importId: req.job.id, code, signal }, 'catalogue import process ended uncleanly after its job');
       if (done) resolve();
       else reject(new Error(`the import process stopped (${signal ?? `exit ${code}`}) before the job ended`));
     });
