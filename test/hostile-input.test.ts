@@ -343,11 +343,18 @@ function kindOf(routePath: string): string {
 
 /** Sign in as staff through the gateway with the code the dev mailbox received. */
 async function signIn(base: string, dataDir: string): Promise<string> {
-  const sent = (await (await fetch(`${base}/api/admin/auth/send-otp`, {
+  const answer = await fetch(`${base}/api/admin/auth/send-otp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: DEFAULT_ADMIN_EMAIL }),
-  })).json()) as { sessionId: string };
+  });
+  // Its status, headers and body in the message if it is not the answer expected (once, under a loaded CI run, it
+  // was an empty body).
+  const text = await answer.text();
+  if (answer.status !== 200 || !text) {
+    throw new Error(`send-otp answered ${answer.status} ${JSON.stringify(Object.fromEntries(answer.headers))}: ${JSON.stringify(text.slice(0, 500))}`);
+  }
+  const sent = JSON.parse(text) as { sessionId: string };
   const mailDir = path.join(dataDir, 'mail');
   let otp: string | undefined;
   for (let i = 0; i < 100 && !otp; i++) {

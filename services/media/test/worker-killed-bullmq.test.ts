@@ -148,9 +148,11 @@ if ('skip' in redis) {
       await queue.add('process-sku', { sku, productId: productId(1), batchId: 'kill-1', forceReprocess: false }, { jobId });
 
       // Wait until a worker has finished at least one photo but not all of them, then kill that worker.
+      // (Still waiting for a worker, or active with nothing done yet: poll on. A busy machine can take a while to hand
+      // the job to a worker; returning on 'waiting' failed the check below on such a machine.)
       const midway = await poll(
         () => queue.get(jobId),
-        (j): j is JobInfo => !!j && (j.state !== 'active' || j.progress > 0),
+        (j): j is JobInfo => !!j && j.state !== 'waiting' && j.state !== 'delayed' && (j.state !== 'active' || j.progress > 0),
       );
       expect(midway).toMatchObject({ state: 'active' });
       expect(midway!.progress).toBeGreaterThan(0);
