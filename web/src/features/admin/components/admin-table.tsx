@@ -11,19 +11,36 @@ export interface AdminTableColumn {
 /**
  * The admin panel's tables: a bordered box that scrolls sideways when the table is wider than the screen (a phone),
  * and can then be scrolled from the keyboard (it takes focus), a caption naming the table, and column headers.
- * `minWidth` keeps wide tables readable by scrolling instead of squeezing their columns.
+ * `minWidth` keeps wide tables readable by scrolling instead of squeezing their columns; `maxHeight` makes a long one
+ * scroll within the box, its column headers staying in view.
  */
-export function AdminTable({ caption, columns, minWidth, children }: { caption: string; columns: AdminTableColumn[]; minWidth?: string; children: ReactNode }) {
+export function AdminTable({
+  caption,
+  columns,
+  minWidth,
+  maxHeight,
+  children,
+}: {
+  caption: string;
+  columns: AdminTableColumn[];
+  minWidth?: string;
+  maxHeight?: string;
+  children: ReactNode;
+}) {
   return (
     <div
       role="region"
       aria-label={caption}
       tabIndex={0}
-      className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500"
+      className={cn(
+        'relative rounded-lg border border-zinc-200 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-500',
+        maxHeight ? 'overflow-auto' : 'overflow-x-auto',
+      )}
+      style={maxHeight ? { maxHeight } : undefined}
     >
       <table className="w-full text-left text-sm" style={minWidth ? { minWidth } : undefined}>
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-zinc-50 text-xs uppercase tracking-wider text-steel">
+        <thead className={cn('bg-zinc-50 text-xs uppercase tracking-wider text-steel', maxHeight && 'sticky top-0')}>
           <tr>
             {columns.map((c) => (
               <th key={c.label} scope="col" className={cn('px-3 py-2', c.className)}>

@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { useUploadBulkZip } from '../api/upload-bulk-zip.ts';
 import { uploadErrorMessage } from '../api/upload-request.ts';
-import { MediaJobProgress, ProgressBar, UploadResult } from './sku-upload-tab.tsx';
+import { ProgressBar } from './progress-bar.tsx';
+import { MediaJobProgress, UploadResult } from './sku-upload-tab.tsx';
 
 /**
  * Bulk Upload: one .zip holding a folder per SKU with its images, sent to POST /api/admin/upload-bulk-zip;

@@ -5,7 +5,8 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { useCatalogDownloads, useCatalogImport, useStartCatalogImport } from '../api/catalog-imports.ts';
 import { uploadErrorMessage } from '../api/upload-request.ts';
-import { ProgressBar } from './sku-upload-tab.tsx';
+import { AdminTable } from './admin-table.tsx';
+import { ProgressBar } from './progress-bar.tsx';
 
 /** The columns a catalogue file may have (the export writes all of them, in this order). */
 const COLUMNS: [string, string][] = [
@@ -104,22 +105,7 @@ function ImportStatus({ job }: { job: CatalogImportJob }) {
               <Download className="size-4" aria-hidden="true" /> All {n(job.errorCount)} errors (CSV)
             </Button>
           </div>
-          <div className="max-h-96 overflow-auto rounded-md border border-zinc-200">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Import errors by row and column</caption>
-              <thead className="sticky top-0 bg-zinc-100">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Row
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Column
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Problem
-                  </th>
-                </tr>
-              </thead>
+          <AdminTable caption="Import errors by row and column" columns={[{ label: 'Row' }, { label: 'Column' }, { label: 'Problem' }]} maxHeight="24rem">
               <tbody>
                 {[...job.errors]
                   .sort((a, b) => a.row - b.row)
@@ -132,8 +118,7 @@ function ImportStatus({ job }: { job: CatalogImportJob }) {
                     </tr>
                   ))}
               </tbody>
-            </table>
-          </div>
+          </AdminTable>
           {job.errorCount > 200 ? <p className="text-xs text-steel">The first 200 are shown; the CSV has all of them.</p> : null}
         </div>
       ) : null}

@@ -8,6 +8,7 @@ import { isJobFinished, useMediaJob } from '../api/upload-media-job.ts';
 import { useProcessSkuImages } from '../api/upload-process-sku-images.ts';
 import { uploadErrorMessage } from '../api/upload-request.ts';
 import { ADMIN_QUERY_KEY } from '../hooks/use-admin-session.tsx';
+import { ProgressBar } from './progress-bar.tsx';
 
 /**
  * SKU Image Uploader: images (or a .zip) for one SKU and product name, sent to
@@ -125,21 +126,6 @@ export default function SkuUploadTab() {
       {result ? <UploadResult message={result.message} skipped={result.skipped} /> : null}
       {jobId ? <MediaJobProgress jobId={jobId} /> : null}
     </section>
-  );
-}
-
-export function ProgressBar({ label, value }: { label: string; value: number }) {
-  return (
-    <div
-      role="progressbar"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={Math.round(value)}
-      className="h-2 w-full overflow-hidden rounded bg-zinc-200"
-    >
-      <div className="h-full bg-safety transition-[width]" style={{ width: `${value}%` }} />
-    </div>
   );
 }
 
