@@ -46,6 +46,13 @@ describe('catalog configuration', () => {
     expect(config).toMatchObject({ PORT: 4001, DATA_DIR: '/tmp/x', MONGO_URL: undefined, MEILI_URL: undefined, MEILI_INDEX: 'products' });
   });
 
+  it('gives SQLite a 64 MB page cache and no memory map unless told, and names a bad size', () => {
+    expect(loadConfig(CatalogConfigSchema, {})).toMatchObject({ SQLITE_CACHE_MB: 64, SQLITE_MMAP_MB: 0, IMPORT_CACHE_MB: 256 });
+    expect(loadConfig(CatalogConfigSchema, { SQLITE_CACHE_MB: '128', SQLITE_MMAP_MB: '512' })).toMatchObject({ SQLITE_CACHE_MB: 128, SQLITE_MMAP_MB: 512 });
+    expect(() => loadConfig(CatalogConfigSchema, { SQLITE_CACHE_MB: 'lots' })).toThrow(/SQLITE_CACHE_MB/);
+    expect(() => loadConfig(CatalogConfigSchema, { SQLITE_MMAP_MB: '-1' })).toThrow(/SQLITE_MMAP_MB/);
+  });
+
   it('names a bad MONGO_URL', () => {
     expect(() => loadConfig(CatalogConfigSchema, { MONGO_URL: 'http://localhost:27017' })).toThrow(ConfigError);
     expect(() => loadConfig(CatalogConfigSchema, { MONGO_URL: 'http://localhost:27017' })).toThrow(/MONGO_URL/);
