@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, appendFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
@@ -30,6 +30,21 @@ describe('embedded search index persistence', () => {
   afterEach(() => {
     for (const d of dirs.splice(0)) d.remove();
   });
+  /** The pid of this process's child running the index's full merge, once it runs. */
+  const mergeProcess = async (): Promise<number> => {
+    for (let i = 0; i < 200; i++) {
+      for (const pid of readdirSync('/proc').filter((f) => /^\d+$/.test(f))) {
+        try {
+          const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+          if (ppid === process.pid && readFileSync(`/proc/${pid}/environ`, 'utf8').includes('FORGELINE_CHILD_ROLE=search-index-merge')) return Number(pid);
+        } catch {
+          // gone meanwhile
+        }
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('no merge process started');
+  };
   const top = async (index: EmbeddedSearchIndex, q: string) => (await index.search(q, { limit: 5, offset: 0 })).hits.map((h) => h.id);
 
   it('starts empty in an empty folder', async () => {
@@ -96,7 +111,7 @@ describe('embedded search index persistence', () => {
     await index.close();
   });
 
-  it('builds large batches, their merges and the full merge in the builder thread, answering as an index built in one go', async () => {
+  it('builds large batches and their merges in the builder thread and the full merge in a process, answering as an index built in one go', async () => {
     const dir = fresh();
     const index = await EmbeddedSearchIndex.open(dir);
     const generated = [...generateProducts({ count: 4000 })];
@@ -141,16 +156,45 @@ describe('embedded search index persistence', () => {
     for (const [i, ids] of (await answers(replayed)).entries()) expect(new Set(ids), queries[i]).toEqual(new Set(want[i]));
     await replayed.close();
 
-    await index.compact();
-    expect(index.stats()).toMatchObject({ documents: expected.size, delta: 0, deltaSegments: 0, builderThreadJobs: threadJobs + 1 });
+    // The full merge runs in a process of its own; writes made meanwhile go on and are kept on top of its result.
+    const merging = index.compact();
+    const late = { ...generated[0]!, name: 'Latecomer Swing Bearing', partNumber: 'LATE-4242', sku: 'LATE-4242' };
+    await index.upsert([late]);
+    await index.remove([generated[1]!.id]);
+    expect(await top(index, 'LATE-4242')).toEqual([late.id]);
+    await merging;
+    expect(index.stats()).toMatchObject({ documents: expected.size - 1, delta: 1, mergeRuns: 1, builderThreadJobs: threadJobs });
+    expect(await top(index, 'LATE-4242')).toEqual([late.id]);
+    expect(await top(index, generated[1]!.partNumber)).not.toContain(generated[1]!.id);
+    await index.upsert([generated[0]!]);
+    await index.upsert([generated[1]!]);
     expect(await answers(index)).toEqual(want);
     await index.close();
-    // The builder thread wrote the snapshot; the journal starts again.
+    // The merge process wrote the snapshot; the journal keeps only what came after it.
+    expect(readdirSync(dir).sort()).toEqual(['search-index.bin', 'search-journal.ndjson']);
     const reopened = await EmbeddedSearchIndex.open(dir);
-    expect(reopened.stats()).toMatchObject({ documents: expected.size, delta: 0 });
+    expect(reopened.stats()).toMatchObject({ documents: expected.size, delta: 3 });
     expect(await answers(reopened)).toEqual(want);
     expect(await top(reopened, removed[0]!)).toEqual([]);
     await Promise.all([reopened.close(), reference.close()]);
+  });
+
+  it('a merge stopped half-way (the catalog closing) leaves the index whole and nothing behind', async () => {
+    const dir = fresh();
+    const index = await EmbeddedSearchIndex.open(dir);
+    const generated = [...generateProducts({ count: 3000 })];
+    await index.rebuild(batches(generated.slice(0, 1000), 500));
+    await index.upsert(generated.slice(1000));
+    const merging = index.compact().then(() => null, (err: Error) => err);
+    const child = await mergeProcess();
+    await index.close(); // stops the merge process
+    expect((await merging)?.message).toMatch(/merge process stopped \(SIGKILL\)/);
+    expect(existsSync(`/proc/${child}`)).toBe(false);
+    const reopened = await EmbeddedSearchIndex.open(dir);
+    expect(readdirSync(dir).sort()).toEqual(['search-index.bin', 'search-journal.ndjson']);
+    expect(reopened.stats()).toMatchObject({ documents: 3000, delta: 2000 });
+    expect(await top(reopened, generated[2500]!.partNumber)).toContain(generated[2500]!.id);
+    await reopened.close();
   });
 
   it('ignores a journal line torn by a crash', async () => {

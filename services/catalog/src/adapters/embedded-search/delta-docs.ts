@@ -48,10 +48,10 @@ export class DeltaDocs {
     };
   }
 
-  /** Documents from..length, as objects (to build a segment over them). */
-  slice(from: number): SearchDoc[] {
+  /** Documents [from, to), as objects (to build a segment over them). */
+  slice(from: number, to = this.length): SearchDoc[] {
     const out: SearchDoc[] = [];
-    for (let i = from; i < this.length; i++) out.push(this.get(i));
+    for (let i = from; i < Math.min(to, this.length); i++) out.push(this.get(i));
     return out;
   }
 

@@ -6,10 +6,11 @@
  * - two sorted vocabularies with compressed postings: words (no digits; typo tolerant) and codes
  *   (anything with a digit, plus each whole normalised part number and SKU; exact, prefix and
  *   one-typo lookups);
- * - a base segment loaded from a binary snapshot, plus a small delta segment for products changed
- *   since (replayed from an append-only journal at start), merged into a new snapshot when it grows.
+ * - a base segment loaded from a binary snapshot, plus delta segments for products changed since (replayed from an
+ *   append-only journal at start), merged into a new snapshot when they grow (by a process of its own:
+ *   merge-process.ts).
  */
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Product, SearchMatch } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
@@ -32,19 +33,25 @@ import { StringColumn } from './string-column.ts';
 import { CODE_FIELDS, Field, buildTable, lookupIn, Vocab, VocabBuilder } from './vocab.ts';
 import { DeltaDocs } from './delta-docs.ts';
 import { IndexBuilder } from './index-builder.ts';
-import { buildSegmentParts, columnParts, DOC_FIELDS, snapshotValues, toColumn, toVocab, vocabParts, type DocColumns, type SegmentParts } from './segment-builder.ts';
+import { collectGarbage, cutTornTail, fileSize, journalEntries, readFrom, readJournal, replaceFile } from './journal.ts';
+import { runMergeProcess } from './merge-process.ts';
+import { buildSegmentParts, columnParts, compact, DOC_FIELDS, snapshotValues, toColumn, toVocab, vocabParts, type DocColumns, type SegmentParts } from './segment-builder.ts';
 
 const SNAPSHOT_FILE = 'search-index.bin';
+/** The merge process's snapshot, until the catalog takes it in place of the old one. */
+const MERGED_FILE = 'search-index.bin.merged';
 /** Bumped when the snapshot's sections change; an older snapshot is ignored (the index starts empty and is rebuilt). */
 const LAYOUT = 2;
 const JOURNAL_FILE = 'search-journal.ndjson';
 /** Merge the delta into a new snapshot once this many products changed since the last one, when writes pause. */
 const COMPACT_AFTER = 5000;
 /**
- * A full merge (in the builder thread: seconds at 500,000 products, during which writes wait) waits for the writes to
- * pause this long: a bulk import is merged once, at its end.
+ * A full merge (a process of its own for tens of seconds at 750,000 products; loading its result holds searches for
+ * a moment) waits for the writes to pause this long: a bulk import is merged once, at its end.
  */
 const COMPACT_IDLE_MS = 10_000;
+/** After a failed full merge, the next try (the journal keeps every change meanwhile: nothing is lost). */
+const MERGE_RETRY_MS = 60_000;
 /** Delta segments are merged pairwise while similar in size, up to this many documents each (then left as they are). */
 const SEGMENT_MERGE_CAP = 32_768;
 /** Longest span of query words joined to look for a part number ("600 211 1231"). */
@@ -177,6 +184,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private readonly builder = new IndexBuilder();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** The full merge under way (one at a time), and how to stop its process. */
+  private merging: Promise<void> | null = null;
+  private mergeAbort: AbortController | null = null;
+  private mergeRuns = 0;
+  /** Bumped when a rebuild replaces the base: a merge started before it is thrown away. */
+  private generation = 0;
+  /** Set while a merged base is loaded in place of the old: searches wait for it rather than see half an index. */
+  private loading: Promise<void> | null = null;
   // query scratch, reset through `touched`
   private mask = new Uint16Array(0);
   private score = new Int32Array(0);
@@ -191,6 +206,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** Opens the index persisted in `dir` (snapshot + journal), or an empty one. */
   static async open(dir: string): Promise<EmbeddedSearchIndex> {
     await mkdir(dir, { recursive: true });
+    // A merge or a snapshot write cut short by a crash leaves its file under a name of its own.
+    for (const f of await readdir(dir)) if (f === MERGED_FILE || f.includes('.tmp-')) await rm(path.join(dir, f), { force: true });
     const index = new EmbeddedSearchIndex(dir);
     const snap = await readSnapshot(path.join(dir, SNAPSHOT_FILE));
     if (snap && (snap.meta as { layout?: number }).layout !== LAYOUT) return index; // older engine: rebuild
@@ -198,13 +215,69 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const replayed = await index.replayJournal();
     if (replayed > 0 && index.delta.length >= COMPACT_AFTER) {
       // The journal keeps every change: if the merge fails, the index still opens whole, merged another time.
-      await index.enqueue(() => index.compactAndPersist()).catch((err: unknown) => console.error('embedded search: merging the index at start failed', err));
+      await index.fullMerge().catch((err: unknown) => console.error('embedded search: merging the index at start failed', err));
     }
     return index;
   }
 
+  /**
+   * In the merge process: the index as the snapshot and the journal's first `journalEnd` bytes have it (what the
+   * catalog held when it asked for the merge), for writeMerged.
+   */
+  static async openForMerge(dir: string, journalEnd: number): Promise<EmbeddedSearchIndex> {
+    const index = new EmbeddedSearchIndex(dir);
+    const snap = await readSnapshot(path.join(dir, SNAPSHOT_FILE));
+    if (snap && (snap.meta as { layout?: number }).layout === LAYOUT) index.loadSnapshot(snap);
+    if (journalEnd > 0) await index.replayJournal(journalEnd);
+    return index;
+  }
+
+  /**
+   * Writes the live documents as one new base (renumbered densely, one segment) to the snapshot `file`: the full
+   * merge, run in this thread (the merge process has nothing else to do).
+   */
+  async writeMerged(file: string): Promise<{ documents: number; merged: number }> {
+    const baseN = this.base.n;
+    const merged = this.delta.length;
+    const total = baseN + merged;
+    // Only what the merge reads is kept from here on: each part goes once used (see compact).
+    this.deltaIds = new Map();
+    this.baseIdTable = buildTable(StringColumn.from([]));
+    // The changed documents' segments, in slices: their documents are objects only while a slice is indexed.
+    const segments: SegmentParts[] = [segmentParts(this.baseSeg)];
+    for (let from = 0; from < merged; from += SEGMENT_MERGE_CAP) {
+      segments.push(buildSegmentParts(this.delta.slice(from, from + SEGMENT_MERGE_CAP), baseN + from));
+    }
+    const base = {} as DocColumns;
+    const delta = {} as DocColumns;
+    for (const f of DOC_FIELDS) {
+      base[f] = columnParts(this.base[f]);
+      delta[f] = columnParts(this.delta.column(f));
+    }
+    this.base = emptyBase();
+    this.baseSeg = { words: Vocab.empty(), codes: Vocab.empty() };
+    this.delta = new DeltaDocs();
+    collectGarbage();
+    const out = compact(
+      {
+        base,
+        baseN,
+        delta,
+        segments,
+        alive: this.alive.subarray(0, total),
+        brandOf: this.brandOf.subarray(0, total),
+        categoryOf: this.categoryOf.subarray(0, total),
+        nameWords: this.nameWords.subarray(0, total),
+      },
+      collectGarbage,
+    );
+    const meta = { layout: LAYOUT, n: out.n, brandNames: this.brandNames, categoryNames: this.categoryNames };
+    await writeSnapshot(file, meta, snapshotValues(out.columns, out, out.segment));
+    return { documents: out.n, merged };
+  }
+
   /** Counts for logs and the bench. */
-  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number; builderThreadJobs: number } {
+  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number; builderThreadJobs: number; mergeRuns: number } {
     return {
       documents: this.live,
       words: this.baseSeg.words.size,
@@ -213,12 +286,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
       delta: this.delta.length,
       deltaSegments: this.deltaSegs.length,
       builderThreadJobs: this.builder.threadJobs,
+      mergeRuns: this.mergeRuns,
     };
   }
 
   // ---------------------------------------------------------------- SearchIndex
 
   async search(query: string, opts: SearchOptions): Promise<{ hits: SearchHit[]; total: number }> {
+    if (this.loading) await this.loading;
     return this.searchSync(query, opts);
   }
 
@@ -226,17 +301,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (products.length === 0) return;
     const docs = products.map(toSearchDoc);
     await this.enqueue(async () => {
-      // The batch's segment is built (in the builder thread when large) before the batch shows: until then searches
-      // answer from the documents as they were.
-      this.segments();
-      const first = this.base.n + this.delta.length;
-      const parts = await this.builder.build(docs, first);
-      this.applyUpsert(docs);
-      this.deltaSegs.push({ from: first - this.base.n, to: this.delta.length, seg: toSegment(parts) });
+      await this.addBatch(docs);
       await appendFile(this.journalPath, JSON.stringify({ u: docs }) + '\n');
-      await this.mergeDeltaSegments();
       this.scheduleCompaction();
     });
+  }
+
+  /**
+   * A batch of changed documents with a segment of their own, built (in the builder thread when large) before the
+   * batch shows: until then searches answer from the documents as they were.
+   */
+  private async addBatch(docs: SearchDoc[]): Promise<void> {
+    this.segments();
+    const first = this.base.n + this.delta.length;
+    const parts = await this.builder.build(docs, first);
+    this.applyUpsert(docs);
+    this.deltaSegs.push({ from: first - this.base.n, to: this.delta.length, seg: toSegment(parts) });
+    await this.mergeDeltaSegments();
   }
 
   async remove(ids: string[]): Promise<void> {
@@ -251,12 +332,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const docs: SearchDoc[] = [];
     for await (const batch of source) for (const p of batch) docs.push(toSearchDoc(p));
     await this.enqueue(async () => {
+      this.generation++;
       this.buildBase(dedupeById(docs));
       await this.persist();
     });
   }
 
   async size(): Promise<number> {
+    if (this.loading) await this.loading;
     return this.live;
   }
 
@@ -267,14 +350,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     this.closed = true;
     if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.mergeAbort?.abort();
+    await this.merging?.catch(() => undefined);
     await this.queue;
     await this.builder.close();
   }
 
-  /** The full merge now, whatever the size of the delta (an operator's command, tests); resolves when it is written. */
+  /** The full merge now, whatever the size of the delta (an operator's command, tests); resolves when it is in. */
   async compact(): Promise<void> {
     if (this.compactTimer) clearTimeout(this.compactTimer);
-    await this.enqueue(() => this.compactAndPersist());
+    await this.fullMerge();
   }
 
   /** A full merge once the delta is large and writes have paused (see COMPACT_IDLE_MS). */
@@ -284,12 +369,74 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.compactTimer = setTimeout(() => {
       this.compactTimer = null;
       if (this.closed || this.delta.length < COMPACT_AFTER) return;
-      void this.enqueue(() => this.compactAndPersist()).catch((err: unknown) => {
-        // The journal still holds every change: nothing is lost, the next start merges it.
-        console.error('embedded search: merging the index failed', err);
+      void this.fullMerge().catch((err: unknown) => {
+        if (this.closed) return;
+        // The journal still holds every change: nothing is lost; the index answers from its segments meanwhile.
+        console.error(`embedded search: merging the index failed; trying again in ${MERGE_RETRY_MS / 1000} s`, err);
+        this.compactTimer = setTimeout(() => this.scheduleCompaction(), MERGE_RETRY_MS - COMPACT_IDLE_MS);
+        this.compactTimer.unref();
       });
     }, COMPACT_IDLE_MS);
     this.compactTimer.unref();
+  }
+
+  /** The full merge (see merge-process.ts); one at a time: a second call joins the one under way. */
+  private fullMerge(): Promise<void> {
+    this.merging ??= this.runFullMerge().finally(() => {
+      this.merging = null;
+      this.mergeAbort = null;
+    });
+    return this.merging;
+  }
+
+  private async runFullMerge(): Promise<void> {
+    const target = path.join(this.dir, MERGED_FILE);
+    // What the merge covers: the snapshot on disk and the journal so far (together, what this index holds now).
+    const from = await this.enqueue(async () => ({ journalEnd: await fileSize(this.journalPath), generation: this.generation }));
+    if (from.journalEnd === 0 || this.closed) return;
+    this.mergeAbort = new AbortController();
+    const result = await runMergeProcess({ dir: this.dir, journalEnd: from.journalEnd, target }, this.mergeAbort.signal);
+    await this.enqueue(() => this.takeMerged(target, from));
+    this.mergeRuns++;
+    console.info(`embedded search: merged ${result.merged} changed documents into a base of ${result.documents} in ${result.ms} ms`);
+    this.scheduleCompaction(); // writes made during the merge may already be many
+  }
+
+  /**
+   * In the write queue: the merged snapshot replaces the old one, the journal keeps only what came after the merge's
+   * point, and this index drops what it held before loading the new base (one index in memory at a time, not two),
+   * then replays that rest. Searches wait meanwhile (well under a second at 750,000 products).
+   */
+  private async takeMerged(target: string, from: { journalEnd: number; generation: number }): Promise<void> {
+    if (from.generation !== this.generation || this.closed) {
+      await rm(target, { force: true }); // a rebuild came in between: the merge is of an index that is gone
+      return;
+    }
+    const rest = await readFrom(this.journalPath, from.journalEnd);
+    // A crash between these two steps leaves the new snapshot and the whole journal: replaying it is harmless, every
+    // entry puts a product where it already is.
+    await rename(target, path.join(this.dir, SNAPSHOT_FILE));
+    await replaceFile(this.journalPath, rest);
+    let loaded!: () => void;
+    this.loading = new Promise((resolve) => (loaded = resolve));
+    try {
+      this.buildBase([]);
+      collectGarbage();
+      const snap = await readSnapshot(path.join(this.dir, SNAPSHOT_FILE));
+      if (snap) this.loadSnapshot(snap);
+      for (const entry of journalEntries(rest.toString('utf8'))) {
+        if (entry.u) await this.addBatch(entry.u);
+        if (entry.r) this.applyRemove(entry.r);
+      }
+    } catch (err) {
+      // The files on disk are whole (the next start opens them); this process cannot answer from a half-loaded index.
+      this.closed = true;
+      console.error('embedded search: loading the merged index failed; this catalog reports not ready until restarted', err);
+      throw err;
+    } finally {
+      this.loading = null;
+      loaded();
+    }
   }
 
   // ---------------------------------------------------------------- query
@@ -833,78 +980,20 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
   }
 
-  private async replayJournal(): Promise<number> {
-    let text: string;
-    try {
-      text = await readFile(this.journalPath, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw err;
-    }
+  /**
+   * Applies the journal (up to `end` bytes; all of it at start) to the index, a line at a time. At start a line torn
+   * by a crash mid-write is cut off (the product is sent again by its next change or a reindex), so the next entry
+   * does not join it.
+   */
+  private async replayJournal(end?: number): Promise<number> {
+    if (end === undefined) await cutTornTail(this.journalPath);
     let ops = 0;
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      let entry: { u?: SearchDoc[]; r?: string[] };
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        continue; // a line torn by a crash mid-write: the product is re-sent by its next change or a reindex
-      }
+    for await (const entry of readJournal(this.journalPath, end)) {
       if (entry.u) this.applyUpsert(entry.u);
       if (entry.r) this.applyRemove(entry.r);
       ops++;
     }
     return ops;
-  }
-
-  /**
-   * The full merge: the base and every delta segment become a new base of the live documents, with one segment,
-   * written as the new snapshot (which makes the journal so far redundant). It runs in the builder thread, in the
-   * write queue: searches go on from the old base and segments meanwhile; writes wait for it.
-   */
-  private async compactAndPersist(): Promise<void> {
-    const segs = this.segments();
-    const b = this.base;
-    const total = b.n + this.delta.length;
-    const base = {} as DocColumns;
-    const delta = {} as DocColumns;
-    for (const f of DOC_FIELDS) {
-      base[f] = columnParts(b[f], true);
-      delta[f] = columnParts(this.delta.column(f));
-    }
-    const meta = { layout: LAYOUT, brandNames: this.brandNames, categoryNames: this.categoryNames };
-    const out = await this.builder.compact(
-      {
-        base,
-        baseN: b.n,
-        delta,
-        // Copies, handed over to the builder thread (the base segment is also a view on the snapshot's buffer).
-        segments: segs.map((seg) => segmentParts(seg, true)),
-        alive: this.alive.slice(0, total),
-        brandOf: this.brandOf.slice(0, total),
-        categoryOf: this.categoryOf.slice(0, total),
-        nameWords: this.nameWords.slice(0, total),
-      },
-      { file: path.join(this.dir, SNAPSHOT_FILE), meta },
-    );
-    const n = out.n;
-    const cap = Math.max(1024, n);
-    this.base = { n, ...(Object.fromEntries(DOC_FIELDS.map((f) => [f, toColumn(out.columns[f])])) as Omit<BaseDocs, 'n'>) };
-    this.baseSeg = toSegment(out.segment);
-    this.baseIdTable = out.idTable;
-    this.deltaIds = new Map();
-    this.delta = new DeltaDocs();
-    this.deltaSegs = [];
-    this.alive = new Uint8Array(cap).fill(1, 0, n);
-    this.brandOf = new Uint32Array(cap);
-    this.brandOf.set(out.brandOf);
-    this.categoryOf = new Uint32Array(cap);
-    this.categoryOf.set(out.categoryOf);
-    this.nameWords = new Uint8Array(cap);
-    this.nameWords.set(out.nameWords);
-    this.live = n;
-    // The snapshot holds everything the journal said: start a new one.
-    await writeFile(this.journalPath, '');
   }
 
   private buildBase(docs: SearchDoc[]): void {

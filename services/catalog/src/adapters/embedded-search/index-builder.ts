@@ -1,59 +1,36 @@
 import { parentPort, workerData, type Worker } from 'node:worker_threads';
 import { lowerThreadPriority, startTsWorker } from '@forgeline/service-kit/ts-worker';
 import type { SearchDoc } from './search-doc.ts';
-import {
-  buildSegmentParts,
-  compact,
-  compactionInputTransfer,
-  compactionTransfer,
-  mergeSegmentParts,
-  segmentTransfer,
-  snapshotValues,
-  type CompactionInput,
-  type CompactionOutput,
-  type SegmentParts,
-} from './segment-builder.ts';
-import { writeSnapshot } from './snapshot.ts';
+import { buildSegmentParts, mergeSegmentParts, segmentTransfer, type SegmentParts } from './segment-builder.ts';
 
 /**
  * Builds the engine's segments in a worker thread, so that indexing a bulk import (hundreds of thousands of parts,
- * tokenized, sorted and merged) and the full merge after it never hold up the catalog's thread, which keeps answering
+ * tokenized, sorted and merged) never holds up the catalog's thread, which keeps answering
  * searches from the segments it has until the new ones arrive. Small jobs (an edit, a few parts) run in the calling
  * thread: a round trip would cost more than the work. If the worker cannot start or dies, the work runs in the
- * calling thread: slower for searches meanwhile, never lost.
+ * calling thread: slower for searches meanwhile, never lost. (The full merge runs in a process of its own:
+ * merge-process.ts.)
  */
 
 const ROLE = 'search-index-builder';
 /** Below these sizes a job runs in the calling thread. */
 const IN_THREAD_DOCS = 200;
 const IN_THREAD_POSTINGS = 20_000;
-/** A thread idle this long ends (its memory, large after a full merge, goes back); the next job starts another. */
+/** A thread idle this long ends (its memory goes back); the next job starts another. */
 const IDLE_MS = 20_000;
-
-export interface SnapshotTarget {
-  file: string;
-  meta: unknown;
-}
 
 type Job =
   | { op: 'build'; docs: SearchDoc[]; first: number }
-  | { op: 'merge'; segs: SegmentParts[]; remap: Int32Array; lo: number }
-  | { op: 'compact'; input: CompactionInput; snapshot: SnapshotTarget };
+  | { op: 'merge'; segs: SegmentParts[]; remap: Int32Array; lo: number };
 
-type Reply = { id: number; ok: true; result: SegmentParts | CompactionOutput } | { id: number; ok: false; message: string };
+type Reply = { id: number; ok: true; result: SegmentParts } | { id: number; ok: false; message: string };
 
-async function runJob(job: Job): Promise<SegmentParts | CompactionOutput> {
+async function runJob(job: Job): Promise<SegmentParts> {
   switch (job.op) {
     case 'build':
       return buildSegmentParts(job.docs, job.first);
     case 'merge':
       return mergeSegmentParts(job.segs, job.remap, job.lo);
-    case 'compact': {
-      const out = compact(job.input);
-      // The snapshot's meta gets the new document count.
-      await writeSnapshot(job.snapshot.file, { ...(job.snapshot.meta as object), n: out.n }, snapshotValues(out.columns, out, out.segment));
-      return out;
-    }
   }
 }
 
@@ -64,8 +41,7 @@ if (parentPort && (workerData as { role?: string } | undefined)?.role === ROLE) 
   port.on('message', (m: { id: number; job: Job }) => {
     runJob(m.job).then(
       (result) => {
-        const transfer = m.job.op === 'compact' ? compactionTransfer(result as CompactionOutput) : segmentTransfer(result as SegmentParts);
-        port.postMessage({ id: m.id, ok: true, result } satisfies Reply, transfer);
+        port.postMessage({ id: m.id, ok: true, result } satisfies Reply, segmentTransfer(result));
       },
       (err: unknown) => port.postMessage({ id: m.id, ok: false, message: (err as Error).stack ?? String(err) } satisfies Reply),
     );
@@ -97,14 +73,6 @@ export class IndexBuilder {
     const job: Job = { op: 'merge', segs, remap, lo };
     if (postings < IN_THREAD_POSTINGS) return runJob(job) as Promise<SegmentParts>;
     return this.send(job, [...segs.flatMap(segmentTransfer), remap.buffer as ArrayBuffer]);
-  }
-
-  /**
-   * The full merge into a new base, written as the snapshot `snapshot.file` before it resolves. The input's buffers
-   * are handed over (one copy of the index in flight, not the two a structured clone makes): pass copies.
-   */
-  compact(input: CompactionInput, snapshot: SnapshotTarget): Promise<CompactionOutput> {
-    return this.send({ op: 'compact', input, snapshot }, compactionInputTransfer(input));
   }
 
   /** Ends an idle thread. */
@@ -157,8 +125,6 @@ export class IndexBuilder {
       if (m.ok) {
         this.threadJobs++;
         w.resolve(m.result as never);
-        // A full merge leaves the thread's heap at its largest: give it back now rather than after IDLE_MS.
-        if (w.job.op === 'compact' && this.waiting.size === 0) this.retire(worker);
       }
       else w.reject(new Error(`index builder: ${m.message}`));
     });

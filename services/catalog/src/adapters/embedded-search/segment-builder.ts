@@ -156,25 +156,35 @@ export interface CompactionOutput {
   brandOf: Uint32Array;
   categoryOf: Uint32Array;
   nameWords: Uint8Array;
-  /** hash table of the id column (Vocab.lookup's layout): a product's document by its id */
-  idTable: Int32Array;
 }
 
-/** The live documents of the base and the delta as one new base, renumbered densely, with one merged segment. */
-export function compact(input: CompactionInput): CompactionOutput {
+/**
+ * The live documents of the base and the delta as one new base, renumbered densely, with one merged segment. It takes
+ * its input apart as it goes: each part is let go once used (the caller keeps no other reference) and `between` runs
+ * after each step (a garbage collection, in the merge process), so at the peak it holds the new base and what is left
+ * of the old, not both whole.
+ */
+export function compact(input: CompactionInput, between: () => void = () => {}): CompactionOutput {
   const { remap, n } = compactionRemap(input.alive);
+  const segment = mergeSegmentParts(input.segments, remap, 0);
+  input.segments.length = 0;
+  between();
   const b = input.baseN;
   const total = input.alive.length;
   const columns = {} as DocColumns;
+  const none = columnParts(StringColumn.from([]));
   for (const f of DOC_FIELDS) {
     const base = toColumn(input.base[f]);
     const delta = toColumn(input.delta[f]);
+    input.base[f] = none;
+    input.delta[f] = none;
     const values: string[] = new Array(n);
     for (let d = 0; d < total; d++) {
       const to = remap[d]!;
       if (to >= 0) values[to] = d < b ? base.get(d) : delta.get(d - b);
     }
     columns[f] = columnParts(StringColumn.from(values));
+    between();
   }
   const brandOf = new Uint32Array(n);
   const categoryOf = new Uint32Array(n);
@@ -186,30 +196,7 @@ export function compact(input: CompactionInput): CompactionOutput {
     categoryOf[to] = input.categoryOf[d]!;
     nameWords[to] = input.nameWords[d]!;
   }
-  return {
-    n,
-    columns,
-    segment: mergeSegmentParts(input.segments, remap, 0),
-    brandOf,
-    categoryOf,
-    nameWords,
-    idTable: buildTable(toColumn(columns.id)),
-  };
-}
-
-/** The buffers of a compaction's input (all copies made for it), handed over to the builder thread. */
-export function compactionInputTransfer(input: CompactionInput): ArrayBuffer[] {
-  const bufs: ArrayBuffer[] = input.segments.flatMap(segmentTransfer);
-  for (const f of DOC_FIELDS) bufs.push(input.base[f].offsets.buffer as ArrayBuffer, input.delta[f].offsets.buffer as ArrayBuffer);
-  bufs.push(input.alive.buffer as ArrayBuffer, input.brandOf.buffer as ArrayBuffer, input.categoryOf.buffer as ArrayBuffer, input.nameWords.buffer as ArrayBuffer);
-  return [...new Set(bufs)];
-}
-
-export function compactionTransfer(out: CompactionOutput): ArrayBuffer[] {
-  const bufs: ArrayBuffer[] = [...segmentTransfer(out.segment)];
-  for (const f of DOC_FIELDS) bufs.push(out.columns[f].offsets.buffer as ArrayBuffer);
-  bufs.push(out.brandOf.buffer as ArrayBuffer, out.categoryOf.buffer as ArrayBuffer, out.nameWords.buffer as ArrayBuffer, out.idTable.buffer as ArrayBuffer);
-  return [...new Set(bufs)];
+  return { n, columns, segment, brandOf, categoryOf, nameWords };
 }
 
 /** The snapshot's sections for a base: its columns, per-document arrays and segment. */
