@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from './errors.ts';
 import { createServiceApp, finishApp } from './http.ts';
 import { createLogger } from './logger.ts';
-import { createResponseCache } from './response-cache.ts';
+import { createResponseCache, RawJson } from './response-cache.ts';
 import { serve, type Served } from './serve.ts';
 
 const logger = createLogger('response-cache-test', 'silent');
@@ -41,6 +41,10 @@ describe('createResponseCache', () => {
       }),
     );
     app.get(
+      '/raw',
+      cache.json(async () => new RawJson('{"products":[{"id":"a"}],"note":"as composed"}')),
+    );
+    app.get(
       '/uncached',
       off.json(async () => ({ n: ++produced })),
     );
@@ -48,6 +52,15 @@ describe('createResponseCache', () => {
     base = `http://127.0.0.1:${served.port}`;
   });
   afterAll(() => served.close());
+
+  it('sends an answer given already serialised (RawJson) as its text, cached and tagged like any other', async () => {
+    const first = await get(`${base}/raw`);
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.body.toString()).toBe('{"products":[{"id":"a"}],"note":"as composed"}');
+    const again = await get(`${base}/raw`, { 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+  });
 
   it('answers the same URL from memory until cleared, with ETag, shared max-age and 304', async () => {
     cache.clear();

@@ -38,6 +38,14 @@ export interface ResponseCache {
   readonly stats: { hits: number; misses: number; entries: number; bytes: number };
 }
 
+/**
+ * An answer already serialised (a store that composes JSON itself): `produce` may return one instead of a value, and
+ * its text is the body as it is.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 /** Bodies below this are sent plain: gzip saves little there and costs a header. */
 const GZIP_FROM_BYTES = 1024;
 
@@ -82,7 +90,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   }
 
   const makeEntry = (value: unknown): Entry => {
-    const body = Buffer.from(JSON.stringify(value));
+    const body = Buffer.from(value instanceof RawJson ? value.text : JSON.stringify(value));
     return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
   };
 

@@ -29,7 +29,7 @@ import { slugify } from '@forgeline/contracts/slug';
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { AdminProductFilterSchema } from '@forgeline/contracts/catalog-admin';
 import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
-import { createResponseCache } from '@forgeline/service-kit/response-cache';
+import { createResponseCache, RawJson } from '@forgeline/service-kit/response-cache';
 import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
 import type { Redis } from '@forgeline/service-kit/redis';
 import type { Logger } from '@forgeline/service-kit/logger';
@@ -158,10 +158,17 @@ export function createApp(deps: CatalogDeps): Express {
     return { machine, onlyIds: await repo.idsFitting(machine) };
   }
 
-  const listResponse = (page: Page<ProductSummary>, limit: number, offset: number): ProductListResponse => ({
-    products: page.items,
-    pagination: paginate(page.total, limit, offset),
-  });
+  /** A list answer; a page the store gave as JSON text goes out as it came (RawJson), not parsed and serialised again. */
+  function listResponse<T extends ProductListResponse = ProductListResponse>(
+    page: Page<ProductSummary>,
+    limit: number,
+    offset: number,
+    extra?: Omit<T, keyof ProductListResponse>,
+  ): T | RawJson {
+    const pagination = paginate(page.total, limit, offset);
+    if (page.itemsJson === undefined) return { products: page.items, pagination, ...extra } as T;
+    return new RawJson(`{"products":${page.itemsJson},${JSON.stringify({ pagination, ...extra }).slice(1)}`);
+  }
 
   async function requireCategory(name: string) {
     const category = await repo.findCategory(slugify(name));
@@ -254,8 +261,7 @@ export function createApp(deps: CatalogDeps): Express {
       const offset = (q.page - 1) * q.limit;
       const machine = machineQuery(q) ?? undefined;
       const page = await repo.listByBrand({ brandSlug: brand.slug, limit: q.limit, offset, machine });
-      const body: BrandProductsResponse = { ...listResponse(page, q.limit, offset), brand };
-      return body;
+      return listResponse<BrandProductsResponse>(page, q.limit, offset, { brand });
     }),
   );
 

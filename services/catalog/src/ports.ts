@@ -12,6 +12,11 @@ import type { MachineQuery } from './domain/part-history.ts';
 export interface Page<T> {
   items: T[];
   total: number;
+  /**
+   * The items as a JSON array, when the store composes it itself (SQLite builds each summary's JSON in SQL): an
+   * answer splices it in instead of making objects of the rows and serialising them again. Same content as `items`.
+   */
+  itemsJson?: string;
 }
 
 /** A part found by one of its other numbers. */

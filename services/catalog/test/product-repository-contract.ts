@@ -87,6 +87,30 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       expect(await repo.count()).toBe(PRODUCTS.length);
     });
 
+    it('gives list pages the same summaries as getSummaries, also for text JSON must escape', async () => {
+      const odd = makeProduct({
+        id: id(900),
+        sku: 'CAT-ODD-900',
+        name: 'Aa Seal "Kit" \\ 1½" — Ø40 mm\ttab',
+        category: 'Hydraulic Filters',
+        brandName: 'Caterpillar',
+        inStock: false,
+        availability: 'On "Request"',
+      });
+      await repo.upsertMany([odd]);
+      const pages = [
+        await repo.listAll({ limit: 50, offset: 0 }),
+        await repo.listByCategory({ categorySlug: 'hydraulic-filters', limit: 50, offset: 0 }),
+        await repo.listByBrand({ brandSlug: 'caterpillar', limit: 50, offset: 1 }),
+      ];
+      for (const page of pages) {
+        expect(page.items.length).toBeGreaterThan(0);
+        // (SQLite composes list pages as JSON text in SQL, and getSummaries from row objects.)
+        expect(page.items).toEqual(await repo.getSummaries(page.items.map((p) => p.id)));
+      }
+      expect(pages[0]!.items.find((p) => p.id === odd.id)).toMatchObject({ name: odd.name, tags: [], inStock: false, availability: 'On "Request"' });
+    });
+
     it('finds categories and brands by slug with their display names and counts', async () => {
       expect(await repo.findCategory('rodillos-de-oruga')).toEqual({ name: 'Rodillos de Oruga', slug: 'rodillos-de-oruga', productCount: 2 });
       expect(await repo.findBrand('kassbohrer')).toEqual({ name: 'Kässbohrer', slug: 'kassbohrer', productCount: 2 });
