@@ -207,6 +207,13 @@ describe('embedded search index persistence', () => {
     const b = await EmbeddedSearchIndex.open(dir);
     expect(await b.size()).toBe(fixtureProducts().length - 1);
     expect(await top(b, '1R0750')).toEqual(['p-cat-0750']);
+    // The torn line is cut off, so the next change starts a line of its own and is there after the next start.
+    expect(readFileSync(path.join(dir, 'search-journal.ndjson'), 'utf8').endsWith('}\n')).toBe(true);
+    await b.upsert([{ ...fixtureProducts()[0]!, id: 'p-after-crash', partNumber: '7Y-4242', sku: 'CAT-7Y-4242', name: 'Track Roller 7Y-4242' }]);
+    await b.close();
+    const c = await EmbeddedSearchIndex.open(dir);
+    expect(await top(c, '7Y-4242')).toEqual(['p-after-crash']);
+    await c.close();
   });
 
   it('a rebuild replaces everything and starts a new journal', async () => {
