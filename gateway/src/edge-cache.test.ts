@@ -6,9 +6,25 @@ import { createResponseCache } from '@forgeline/service-kit/response-cache';
 import { serve, type Served } from '@forgeline/service-kit/serve';
 import { freePort } from '@forgeline/test-support/net';
 import { createGatewayApp, withEdgeCache } from './app.ts';
-import { createEdgeCache } from './edge-cache.ts';
+import { createEdgeCache, type EdgeCache } from './edge-cache.ts';
 
 const logger = createLogger('edge-cache-test', 'silent');
+
+/**
+ * A gateway with `cache` as its edge cache, in front of the catalog at `catalogUrl` (the other services at `others`,
+ * an address nothing needs to answer), proxying with `timeoutMs`.
+ */
+function gatewayInFront(cache: EdgeCache, catalogUrl: string, others: string, timeoutMs = 2000): Promise<Served> {
+  const app = createGatewayApp({
+    logger,
+    edgeCache: cache,
+    services: { catalog: catalogUrl, quotes: others, auth: others, media: others },
+    upstreamTimeoutMs: timeoutMs,
+    uploadTimeoutMs: timeoutMs,
+    webDistDir: '',
+  });
+  return serve(withEdgeCache(app, cache), { port: 0, logger, handleSignals: false });
+}
 
 describe('the gateway edge cache, in front of a real service', () => {
   const served: Served[] = [];
@@ -53,15 +69,7 @@ describe('the gateway edge cache, in front of a real service', () => {
     const catalog = await serve(finishApp(app, logger), { port: 0, logger, handleSignals: false });
     served.push(catalog);
     const down = `http://127.0.0.1:${await freePort()}`;
-    const gatewayApp = createGatewayApp({
-      logger,
-      edgeCache: edge,
-      services: { catalog: `http://127.0.0.1:${catalog.port}`, quotes: down, auth: down, media: down },
-      upstreamTimeoutMs: 2000,
-      uploadTimeoutMs: 2000,
-      webDistDir: '',
-    });
-    const gw = await serve(withEdgeCache(gatewayApp, edge), { port: 0, logger, handleSignals: false });
+    const gw = await gatewayInFront(edge, `http://127.0.0.1:${catalog.port}`, down);
     served.push(gw);
     gatewayUrl = `http://127.0.0.1:${gw.port}`;
   });
@@ -195,15 +203,7 @@ describe('the gateway edge cache, in front of a real service', () => {
     const service = createServiceApp({ name: 'catalog', logger });
     service.get('/api/brands', responses.json(async () => ({ padding: 'brand '.repeat(400) })));
     const catalog = await serve(finishApp(service, logger), { port: 0, logger, handleSignals: false });
-    const app = createGatewayApp({
-      logger,
-      edgeCache: cache,
-      services: { catalog: `http://127.0.0.1:${catalog.port}`, quotes: gatewayUrl, auth: gatewayUrl, media: gatewayUrl },
-      upstreamTimeoutMs: 2000,
-      uploadTimeoutMs: 2000,
-      webDistDir: '',
-    });
-    const gw = await serve(withEdgeCache(app, cache), { port: 0, logger, handleSignals: false });
+    const gw = await gatewayInFront(cache, `http://127.0.0.1:${catalog.port}`, gatewayUrl);
     try {
       const url = `http://127.0.0.1:${gw.port}/api/brands`;
       expect((await fetch(url)).status).toBe(200);
@@ -235,16 +235,8 @@ describe('the gateway edge cache, in front of a real service', () => {
       void released.then(() => next());
     }, responses.json(async () => ({ padding: 'brand '.repeat(400) })));
     const catalog = await serve(finishApp(service, logger), { port: 0, logger, handleSignals: false });
-    const app = createGatewayApp({
-      logger,
-      edgeCache: cache,
-      services: { catalog: `http://127.0.0.1:${catalog.port}`, quotes: gatewayUrl, auth: gatewayUrl, media: gatewayUrl },
-      // As long as the test's own timeout: a reload that waited for it would fail the test.
-      upstreamTimeoutMs: 60_000,
-      uploadTimeoutMs: 60_000,
-      webDistDir: '',
-    });
-    const gw = await serve(withEdgeCache(app, cache), { port: 0, logger, handleSignals: false });
+    // A proxy timeout as long as the test's own: a reload that waited for it would fail the test.
+    const gw = await gatewayInFront(cache, `http://127.0.0.1:${catalog.port}`, gatewayUrl, 60_000);
     try {
       const url = `http://127.0.0.1:${gw.port}/api/brands`;
       expect((await fetch(url)).status).toBe(200);
@@ -261,15 +253,7 @@ describe('the gateway edge cache, in front of a real service', () => {
 
   it('turned off (0 MB), it keeps nothing', async () => {
     const off = createEdgeCache({ maxBytes: 0, logger });
-    const app = createGatewayApp({
-      logger,
-      edgeCache: off,
-      services: { catalog: `http://127.0.0.1:${served[0]!.port}`, quotes: gatewayUrl, auth: gatewayUrl, media: gatewayUrl },
-      upstreamTimeoutMs: 2000,
-      uploadTimeoutMs: 2000,
-      webDistDir: '',
-    });
-    const gw = await serve(withEdgeCache(app, off), { port: 0, logger, handleSignals: false });
+    const gw = await gatewayInFront(off, `http://127.0.0.1:${served[0]!.port}`, gatewayUrl);
     try {
       for (let i = 0; i < 2; i++) {
         const res = await fetch(`http://127.0.0.1:${gw.port}/api/products?search=gear`);
