@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, appendFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
@@ -177,6 +177,30 @@ describe('embedded search index persistence', () => {
     expect(await answers(reopened)).toEqual(want);
     expect(await top(reopened, removed[0]!)).toEqual([]);
     await Promise.all([reopened.close(), reference.close()]);
+  });
+
+  it('a merge that fails changes nothing: the index answers from its segments and the files stay as they were', async () => {
+    const dir = fresh();
+    const index = await EmbeddedSearchIndex.open(dir);
+    const generated = [...generateProducts({ count: 1500 })];
+    await index.rebuild(batches(generated.slice(0, 1000), 500));
+    await index.upsert(generated.slice(1000));
+    // The merge process reads the snapshot from disk: a file it cannot read makes it fail.
+    const snapshot = path.join(dir, 'search-index.bin');
+    const good = readFileSync(snapshot);
+    writeFileSync(snapshot, 'not a snapshot');
+    const journal = readFileSync(path.join(dir, 'search-journal.ndjson'));
+    await expect(index.compact()).rejects.toThrow(/merge process stopped \(exit 1\)/);
+    expect(index.stats()).toMatchObject({ documents: 1500, delta: 500, mergeRuns: 0 });
+    expect(await top(index, generated[1200]!.partNumber)).toContain(generated[1200]!.id);
+    expect(readFileSync(path.join(dir, 'search-journal.ndjson')).equals(journal)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['search-index.bin', 'search-journal.ndjson']);
+    // Once it can, the next merge goes through.
+    writeFileSync(snapshot, good);
+    await index.compact();
+    expect(index.stats()).toMatchObject({ documents: 1500, delta: 0, mergeRuns: 1 });
+    expect(await top(index, generated[1200]!.partNumber)).toContain(generated[1200]!.id);
+    await index.close();
   });
 
   it('a merge stopped half-way (the catalog closing) leaves the index whole and nothing behind', async () => {

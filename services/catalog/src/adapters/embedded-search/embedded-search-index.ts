@@ -33,7 +33,8 @@ import { StringColumn } from './string-column.ts';
 import { CODE_FIELDS, Field, buildTable, lookupIn, Vocab, VocabBuilder } from './vocab.ts';
 import { DeltaDocs } from './delta-docs.ts';
 import { IndexBuilder } from './index-builder.ts';
-import { collectGarbage, cutTornTail, fileSize, journalEntries, readFrom, readJournal, replaceFile } from './journal.ts';
+import { collectGarbage } from './collect-garbage.ts';
+import { cutTornTail, fileSize, journalEntries, readFrom, readJournal, replaceFile } from './journal.ts';
 import { runMergeProcess } from './merge-process.ts';
 import { buildSegmentParts, columnParts, compact, DOC_FIELDS, snapshotValues, toColumn, toVocab, vocabParts, type DocColumns, type SegmentParts } from './segment-builder.ts';
 

@@ -1,8 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open, rename, stat, truncate } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { SearchDoc } from './search-doc.ts';
 
 /**
@@ -105,21 +103,4 @@ export async function cutTornTail(file: string): Promise<void> {
     await fh.close();
   }
   await truncate(file, keep);
-}
-
-let gc: (() => void) | null | undefined;
-/**
- * A full garbage collection now, when V8 allows one to be asked for: after dropping a whole index and before loading
- * the next, so that the process holds one of them, not both until V8 gets round to it.
- */
-export function collectGarbage(): void {
-  if (gc === undefined) {
-    try {
-      v8.setFlagsFromString('--expose-gc');
-      gc = vm.runInNewContext('gc') as () => void;
-    } catch {
-      gc = null;
-    }
-  }
-  gc?.();
 }
