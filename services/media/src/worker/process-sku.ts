@@ -4,7 +4,7 @@ import { PermanentJobError, type Catalog, type JobHandlers, type ObjectStore } f
 import { originalsPrefix, storedImageUrl, variantKey } from '../domain/keys.ts';
 import { parseOriginalKey } from '../domain/originals.ts';
 import { contentTypeOf } from '../domain/content-types.ts';
-import { makeVariants } from '../images/variants.ts';
+import { makeVariants, type Variant } from '../images/variants.ts';
 import { NotAnImageError } from '../images/inspect.ts';
 
 export interface WorkerDeps {
@@ -55,9 +55,28 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
     return { images: await processedImages(sku), updated };
   }
 
+  /**
+   * One photo's variants into the store: all but the done marker at once (an object store answers each put after a
+   * round trip, and six in a row left the worker's CPU idle for six of them), then the marker, so a crash mid-way
+   * leaves the photo unfinished, not half-listed.
+   */
+  async function writeVariants(hash: string, variants: Variant[]): Promise<void> {
+    const marker = doneMarker(hash);
+    const put = (v: Variant) => {
+      const vk = variantKey(hash, v.width, v.format);
+      return store.put(vk, v.data, { contentType: contentTypeOf(vk), size: v.data.length });
+    };
+    const isMarker = (v: Variant) => variantKey(hash, v.width, v.format) === marker;
+    await Promise.all(variants.filter((v) => !isMarker(v)).map(put));
+    await Promise.all(variants.filter(isMarker).map(put));
+  }
+
   return {
     async 'process-sku'({ sku, productId, forceReprocess }, ctx) {
       const keys = await store.list(originalsPrefix(sku));
+      // A photo's variants are written while the next photo is read and made (one photo's writes in flight at most,
+      // so memory stays bounded); every write has finished before the catalog is told.
+      let writing: Promise<void> = Promise.resolve();
       const result: ProcessSkuResult = { sku, productId, processed: 0, unchanged: 0, failed: [], images: [], catalogUpdated: false };
       const seen = new Set<string>();
       let i = 0;
@@ -74,11 +93,9 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
           if (!input) continue; // removed meanwhile
           try {
             const variants = await makeVariants(input);
-            // The done marker (1200 jpg) is last in the list, so a crash mid-way leaves the photo unfinished, not half-listed.
-            for (const v of variants) {
-              const vk = variantKey(parsed.hash, v.width, v.format);
-              await store.put(vk, v.data, { contentType: contentTypeOf(vk), size: v.data.length });
-            }
+            await writing;
+            writing = writeVariants(parsed.hash, variants);
+            writing.catch(() => {}); // awaited below (or at the next photo); a failure fails the job there
             result.processed += 1;
           } catch (err) {
             if (!(err instanceof NotAnImageError)) throw err; // store trouble: retry the job
@@ -89,6 +106,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
         }
         await ctx.progress(Math.min(95, Math.round((i / keys.length) * 95)));
       }
+      await writing;
       const synced = await syncCatalog(sku, ctx.id);
       result.images = synced.images;
       result.catalogUpdated = synced.updated;
