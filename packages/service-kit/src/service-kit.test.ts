@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProductListQuerySchema } from '@forgeline/contracts/products';
@@ -80,6 +81,49 @@ describe('service app', () => {
       const missing = await fetch(`${base}/nope`);
       expect(missing.status).toBe(404);
       expect(await missing.json()).toMatchObject({ message: 'No route for GET /nope' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('logs a line per answered request with its id, and req.log carries the same id', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger('kit-test', 'info', { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const app = createServiceApp({ name: 'kit', logger });
+    app.get('/part', (req, res) => {
+      req.log.info({ sku: 'X-1' }, 'part read');
+      res.json({ ok: true });
+    });
+    let hungUp!: () => void;
+    const hangUp = new Promise<void>((resolve) => (hungUp = resolve));
+    app.get('/slow', (_req, res) => void hangUp.then(() => setTimeout(() => res.json({ late: true }), 50)));
+    finishApp(app, logger);
+    const s = await serve(app, { port: 0, logger, handleSignals: false });
+    const base = `http://127.0.0.1:${s.port}`;
+    try {
+      const status = async (path: string, id?: string) => {
+        const res = await fetch(`${base}${path}`, id ? { headers: { 'x-request-id': id } } : {});
+        await res.arrayBuffer();
+        return res.status;
+      };
+      expect(await status('/part?x=1', 'req-42')).toBe(200);
+      expect(await status('/nope', 'req-43')).toBe(404);
+      expect(await status('/healthz')).toBe(200);
+      // A client that hangs up before its answer.
+      const slow = http.get(`${base}/slow`, { headers: { 'x-request-id': 'req-44' } }).on('error', () => {});
+      await new Promise((r) => setTimeout(r, 100));
+      slow.destroy();
+      hungUp();
+      await new Promise((r) => setTimeout(r, 200));
+      const forId = (id: string) => lines.filter((l) => l.reqId === id);
+      expect(forId('req-42')).toEqual([
+        expect.objectContaining({ level: 30, msg: 'part read', sku: 'X-1', req: { method: 'GET', url: '/part?x=1' } }),
+        expect.objectContaining({ level: 30, msg: 'request completed', req: { method: 'GET', url: '/part?x=1' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+      ]);
+      expect(forId('req-43')).toEqual([expect.objectContaining({ level: 40, msg: 'request completed', res: { statusCode: 404 } })]);
+      expect(forId('req-44')).toEqual([expect.objectContaining({ level: 30, msg: 'request closed before its answer was sent', req: { method: 'GET', url: '/slow' } })]);
+      // Health checks come every few seconds from every orchestrator: not logged.
+      expect(lines.filter((l) => (l.req as { url?: string } | undefined)?.url === '/healthz')).toEqual([]);
     } finally {
       await s.close();
     }
