@@ -324,11 +324,15 @@ const toTestimonial = (r: TestimonialRow): Testimonial => ({
 /**
  * A ProductSummary as JSON, composed by SQLite (the same fields, in toSummary's order): a list page is then one
  * string per row, joined, instead of a row object, two JSON.parse calls and an object per product, serialised
- * again (at 500,000 parts a 48-product gallery page took 0.42 ms that way, 0.18 ms this way).
+ * again (at 500,000 parts a 48-product gallery page took 0.42 ms that way, 0.18 ms this way). Joined text rather
+ * than json_object: tags and images are stored as JSON already (JSON.stringify, NOT NULL), and json() parsed and
+ * wrote each again (this way a random page's rows cost ~15% less). json_quote escapes every text column.
  */
-const SUMMARY_JSON = `json_object('id', id, 'name', name, 'sku', sku, 'category', category, 'tags', json(tags),
-  'imageUrl', image_url, 'images', json(images), 'inStock', json(CASE in_stock WHEN 1 THEN 'true' ELSE 'false' END),
-  'availability', availability, 'brandName', brand_name, 'brand', brand, 'partNumber', part_number, 'slug', slug)`;
+const SUMMARY_JSON = `'{"id":' || json_quote(id) || ',"name":' || json_quote(name) || ',"sku":' || json_quote(sku)
+  || ',"category":' || json_quote(category) || ',"tags":' || tags || ',"imageUrl":' || json_quote(image_url)
+  || ',"images":' || images || ',"inStock":' || CASE in_stock WHEN 1 THEN 'true' ELSE 'false' END
+  || ',"availability":' || json_quote(availability) || ',"brandName":' || json_quote(brand_name)
+  || ',"brand":' || json_quote(brand) || ',"partNumber":' || json_quote(part_number) || ',"slug":' || json_quote(slug) || '}'`;
 
 /**
  * A page of rows by a covering index, then those rows only (see the note at the top), each as its summary's JSON.
