@@ -95,5 +95,6 @@ export interface CatalogProduct {
 export interface Catalog {
   productBySku(sku: string): Promise<CatalogProduct | null>;
   productById(id: string): Promise<CatalogProduct | null>;
-  setImages(productId: string, update: ProductImagesUpdate): Promise<void>;
+  /** The product as it is after the write (null: no product has that id any more). */
+  setImages(productId: string, update: ProductImagesUpdate): Promise<CatalogProduct | null>;
 }

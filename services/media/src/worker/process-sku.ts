@@ -42,14 +42,17 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
    */
   async function syncCatalog(sku: string, requestId: string): Promise<{ images: string[]; updated: boolean }> {
     let updated = false;
+    // The catalog answers a write with the product as it then is: the next round compares with that, without
+    // asking for the product again (a lookup by SKU less per job).
+    let product = await catalog.productBySku(sku);
     for (let round = 0; round < 5; round++) {
       const images = await processedImages(sku);
-      const product = await catalog.productBySku(sku);
       if (!product) throw new PermanentJobError(`No product has SKU "${sku}" any more`);
       if (images.length === 0) return { images: product.images, updated };
       if (sameList(product.images, images) && product.imageUrl === images[0]) return { images, updated };
-      await catalog.setImages(product.id, { images, imageUrl: images[0]! });
-      logger.info({ jobRequest: requestId, sku, productId: product.id, images: images.length }, 'catalog images updated');
+      const productId = product.id;
+      product = await catalog.setImages(productId, { images, imageUrl: images[0]! });
+      logger.info({ jobRequest: requestId, sku, productId, images: images.length }, 'catalog images updated');
       updated = true;
     }
     return { images: await processedImages(sku), updated };

@@ -32,8 +32,6 @@ export function createHttpCatalog(baseUrl: string, serviceToken: string, timeout
   return {
     productBySku: (sku) => orNull(call('GET', `/internal/products/by-sku/${encodeURIComponent(sku)}`)),
     productById: (id) => orNull(call('GET', `/api/products/${encodeURIComponent(id)}`)),
-    async setImages(productId, update) {
-      await call('PUT', `/internal/products/${encodeURIComponent(productId)}/images`, update);
-    },
+    setImages: (productId, update) => orNull(call('PUT', `/internal/products/${encodeURIComponent(productId)}/images`, update)),
   };
 }
