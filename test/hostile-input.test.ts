@@ -343,11 +343,21 @@ function kindOf(routePath: string): string {
 
 /** Sign in as staff through the gateway with the code the dev mailbox received. */
 async function signIn(base: string, dataDir: string): Promise<string> {
-  const answer = await fetch(`${base}/api/admin/auth/send-otp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: DEFAULT_ADMIN_EMAIL }),
-  });
+  const sendOtp = () =>
+    fetch(`${base}/api/admin/auth/send-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEFAULT_ADMIN_EMAIL }),
+    });
+  let answer = await sendOtp();
+  // This suite gives every service a 1.5 s headers timeout (the slow-client tests need one): once, on a CI machine
+  // busy starting many stacks at once, the auth service did not get to read the request in time and the gateway
+  // answered 502. That is setup, not what is tested here: asked again once.
+  if (answer.status === 502 || answer.status === 503) {
+    console.warn(`send-otp answered ${answer.status} (${await answer.text()}); asking again once`);
+    await new Promise((r) => setTimeout(r, 1_000));
+    answer = await sendOtp();
+  }
   // Its status, headers and body in the message if it is not the answer expected (once, under a loaded CI run, it
   // was an empty body).
   const text = await answer.text();
