@@ -22,6 +22,7 @@ import type { BulkZipResult, MediaJobStatus } from '@forgeline/contracts/media';
 import { freePort } from '@forgeline/test-support/net';
 import { gatewayAssertionHeaders } from '../../packages/service-kit/src/gateway-assertion.ts';
 import { repoRoot, startStack } from '../lib/stack.ts';
+import { processCpu } from './lib/proc-cpu.ts';
 
 const skuCount = Number(process.env.BENCH_MEDIA_SKUS ?? 1000);
 const perSku = Number(process.env.BENCH_MEDIA_IMAGES_PER_SKU ?? 3);
@@ -133,15 +134,8 @@ const procStatus = (pid: number, field: 'VmRSS' | 'VmHWM') => {
   }
 };
 
-/** CPU seconds a process has used (user + system, its libvips threads included); Linux clock ticks are 1/100 s. */
-const cpuSeconds = (pid: number) => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-};
+/** CPU seconds a process has used (its libvips threads included); NaN once it has ended. */
+const cpuSeconds = (pid: number) => processCpu(pid)?.seconds ?? NaN;
 
 interface RunResult {
   workers: number;

@@ -36,8 +36,6 @@ function findHierarchy(): Hierarchy | string {
 }
 
 export interface CpuBudget {
-  /** CPU seconds each budgeted process was held back for (the quota at work), by pid. */
-  throttledSeconds: () => Map<number, number>;
   /** Moves the processes back to the root group and removes the groups. */
   release: () => void;
 }
@@ -46,6 +44,15 @@ export interface CpuBudget {
 export function cpuBudget(pids: number[], cores: number, name: string): CpuBudget | string {
   const h = findHierarchy();
   if (typeof h === 'string') return h;
+  // Groups a run that was killed left behind: empty once their process ended, so they can go (a busy one stays).
+  for (const entry of fs.readdirSync(h.root)) {
+    if (!entry.startsWith(`${name}-`)) continue;
+    try {
+      fs.rmdirSync(path.join(h.root, entry));
+    } catch {
+      // Still holds a live process.
+    }
+  }
   const groups: { pid: number; dir: string }[] = [];
   const release = () => {
     for (const g of groups) {
@@ -57,7 +64,7 @@ export function cpuBudget(pids: number[], cores: number, name: string): CpuBudge
       try {
         fs.rmdirSync(g.dir);
       } catch {
-        // Left for the next run's clean-up below.
+        // Still busy (a process moved in meanwhile): the next run's clean-up above removes it once empty.
       }
     }
   };
@@ -73,17 +80,5 @@ export function cpuBudget(pids: number[], cores: number, name: string): CpuBudge
     release();
     return `the cgroup cpu controller cannot be written here (${(err as Error).message})`;
   }
-  return {
-    release,
-    throttledSeconds: () =>
-      new Map(
-        groups.map((g) => {
-          const stat = fs.readFileSync(path.join(g.dir, 'cpu.stat'), 'utf8');
-          // v1 counts nanoseconds (throttled_time), v2 microseconds (throttled_usec).
-          const ns = /throttled_time (\d+)/.exec(stat);
-          const us = /throttled_usec (\d+)/.exec(stat);
-          return [g.pid, ns ? Number(ns[1]) / 1e9 : us ? Number(us[1]) / 1e6 : NaN];
-        }),
-      ),
-  };
+  return { release };
 }

@@ -1,17 +1,23 @@
 import fs from 'node:fs';
 
-/** Every process's CPU time so far (user + system, all its threads), in seconds, with its parent: from /proc. */
+/** One process's parent and CPU time so far (user + system, its threads included) in seconds; null once it has ended. */
+export function processCpu(pid: number): { ppid: number; seconds: number } | null {
+  try {
+    // After the command's closing parenthesis: state, ppid, ... utime (14th field) and stime (15th); ticks of 1/100 s.
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return { ppid: Number(f[1]), seconds: (Number(f[11]) + Number(f[12])) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/** Every process's CPU time so far, with its parent: from /proc. */
 export function cpuByPid(): Map<number, { ppid: number; seconds: number }> {
   const out = new Map<number, { ppid: number; seconds: number }>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      // After the command's closing parenthesis: state, ppid, ... utime (14th field) and stime (15th); ticks of 1/100 s.
-      const f = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out.set(Number(entry), { ppid: Number(f[1]), seconds: (Number(f[11]) + Number(f[12])) / 100 });
-    } catch {
-      // Ended between the listing and the read.
-    }
+    const cpu = processCpu(Number(entry)); // null: ended between the listing and the read
+    if (cpu) out.set(Number(entry), cpu);
   }
   return out;
 }

@@ -30,6 +30,15 @@ describe('embedded search index persistence', () => {
   afterEach(() => {
     for (const d of dirs.splice(0)) d.remove();
   });
+  /** A fresh index of `count` generated parts: the first 1,000 in its base (snapshot), the rest changed on top (journal). */
+  const indexWithChanges = async (count: number) => {
+    const dir = fresh();
+    const index = await EmbeddedSearchIndex.open(dir);
+    const generated = [...generateProducts({ count })];
+    await index.rebuild(batches(generated.slice(0, 1000), 500));
+    await index.upsert(generated.slice(1000));
+    return { dir, index, generated };
+  };
   /** The pid of this process's child running the index's full merge, once it runs. */
   const mergeProcess = async (): Promise<number> => {
     for (let i = 0; i < 200; i++) {
@@ -180,11 +189,7 @@ describe('embedded search index persistence', () => {
   });
 
   it('a merge that fails changes nothing: the index answers from its segments and the files stay as they were', async () => {
-    const dir = fresh();
-    const index = await EmbeddedSearchIndex.open(dir);
-    const generated = [...generateProducts({ count: 1500 })];
-    await index.rebuild(batches(generated.slice(0, 1000), 500));
-    await index.upsert(generated.slice(1000));
+    const { dir, index, generated } = await indexWithChanges(1500);
     // The merge process reads the snapshot from disk: a file it cannot read makes it fail.
     const snapshot = path.join(dir, 'search-index.bin');
     const good = readFileSync(snapshot);
@@ -204,11 +209,7 @@ describe('embedded search index persistence', () => {
   });
 
   it('a merge stopped half-way (the catalog closing) leaves the index whole and nothing behind', async () => {
-    const dir = fresh();
-    const index = await EmbeddedSearchIndex.open(dir);
-    const generated = [...generateProducts({ count: 3000 })];
-    await index.rebuild(batches(generated.slice(0, 1000), 500));
-    await index.upsert(generated.slice(1000));
+    const { dir, index, generated } = await indexWithChanges(3000);
     const merging = index.compact().then(() => null, (err: Error) => err);
     const child = await mergeProcess();
     await index.close(); // stops the merge process

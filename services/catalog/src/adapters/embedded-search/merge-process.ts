@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { childRole, startTsProcess } from '@forgeline/service-kit/ts-worker';
 import { EmbeddedSearchIndex } from './embedded-search-index.ts';
 
@@ -57,13 +56,8 @@ if (childRole() === ROLE) {
  */
 export function runMergeProcess(req: MergeRequest, signal?: AbortSignal): Promise<MergeResult> {
   return new Promise((resolve, reject) => {
-    let child: ChildProcess;
-    try {
-      child = startTsProcess(import.meta.url, ROLE, MERGE_NICE);
-    } catch (err) {
-      reject(err as Error);
-      return;
-    }
+    // A process that cannot start throws here, which rejects the promise.
+    const child = startTsProcess(import.meta.url, ROLE, MERGE_NICE);
     let result: MergeResult | null = null;
     const stop = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', stop, { once: true });

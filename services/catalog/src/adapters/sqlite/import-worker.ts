@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import type { CatalogImportJob } from '@forgeline/contracts/catalog-admin';
 import type { Product } from '@forgeline/contracts/products';
 import { createLogger, type Logger } from '@forgeline/service-kit/logger';
@@ -141,13 +140,8 @@ export function runImportInWorker(
       batchSize: opts.batchSize,
       logLevel: opts.logLevel,
     };
-    let worker: ChildProcess;
-    try {
-      worker = startTsProcess(import.meta.url, ROLE, WORKER_NICE);
-    } catch (err) {
-      reject(err as Error);
-      return;
-    }
+    // A process that cannot start throws here, which rejects the promise.
+    const worker = startTsProcess(import.meta.url, ROLE, WORKER_NICE);
     worker.send({ type: 'start', input });
     let done = false;
     worker.on('message', (m: ToMain) => {
