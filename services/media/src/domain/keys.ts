@@ -28,6 +28,9 @@ export const variantKey = (hash: string, width: ProductImageWidth, format: Produ
   productImagePath(hash, width, format).slice('/media/'.length);
 
 /** The URL a product stores for a processed photo. */
+/** The variant a worker writes last: when it exists, every variant of that photo does. */
+export const doneMarker = (hash: string) => variantKey(hash, 1200, 'jpg');
+
 export const storedImageUrl = (hash: string) => productImagePath(hash, PRODUCT_IMAGE_STORED_WIDTH, 'webp');
 
 export const batchKey = (id: string) => `batches/${id}.json`;

@@ -1,7 +1,7 @@
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { ProcessSkuResult } from '../jobs.ts';
 import { PermanentJobError, type Catalog, type JobHandlers, type ObjectStore } from '../ports.ts';
-import { originalsPrefix, storedImageUrl, variantKey } from '../domain/keys.ts';
+import { doneMarker, originalsPrefix, storedImageUrl, variantKey } from '../domain/keys.ts';
 import { parseOriginalKey } from '../domain/originals.ts';
 import { contentTypeOf } from '../domain/content-types.ts';
 import { makeVariants, type Variant } from '../images/variants.ts';
@@ -12,9 +12,6 @@ export interface WorkerDeps {
   catalog: Catalog;
   logger: Logger;
 }
-
-/** The variant written last: when it exists, every variant of that photo does. */
-const doneMarker = (hash: string) => variantKey(hash, 1200, 'jpg');
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
