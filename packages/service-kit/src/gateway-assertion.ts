@@ -60,20 +60,22 @@ export async function gatewayAssertionHeaders(serviceToken: string, actor: Admin
 
 export interface AdminGuardOptions {
   serviceToken: string;
-  /** Paths under /api/admin that are open by design (the sign-in routes). */
+  /** Paths under /api/admin (given whole) that are open by design: the sign-in routes. */
   open?: (path: string) => boolean;
 }
 
+export const GATEWAY_ASSERTION_GUARD = 'gatewayAssertionGuard';
+
 /**
- * Refuses /api/admin/* calls that carry no valid gateway assertion (401 before the body is read). On success the
- * actor is on `res.locals.actor`, and `x-admin-email` is set from it (a caller's own value is always dropped), so
- * the routes keep reading the admin's name where they did.
+ * Refuses every call that carries no valid gateway assertion (401 before the body is read): mount it on /api/admin
+ * (createServiceApp does), so what it guards is what the router routes there. On success the actor is on
+ * `res.locals.actor`, and `x-admin-email` is set from it (a caller's own value is always dropped), so the routes keep
+ * reading the admin's name where they did.
  */
 export function requireGatewayAssertion(opts: AdminGuardOptions): RequestHandler {
-  return (req, res, next) => {
-    if (!(req.path === '/api/admin' || req.path.startsWith('/api/admin/'))) return next();
-    delete req.headers[ADMIN_EMAIL_HEADER];
-    if (opts.open?.(req.path)) return next();
+  const guard: RequestHandler = (req, res, next) => {
+    delete req.headers[ADMIN_EMAIL_HEADER]; // createServiceApp drops it on every path too; this guard may stand alone
+    if (opts.open?.(req.baseUrl + req.path)) return next();
     const jwt = req.header(GATEWAY_ASSERTION_HEADER);
     if (!jwt) return next(new HttpError(401, 'Admin calls must come through the gateway (no gateway assertion)'));
     verifyGatewayAssertion(opts.serviceToken, jwt).then(
@@ -85,6 +87,8 @@ export function requireGatewayAssertion(opts: AdminGuardOptions): RequestHandler
       next,
     );
   };
+  Object.defineProperty(guard, 'name', { value: GATEWAY_ASSERTION_GUARD });
+  return guard;
 }
 
 /** The actor `requireGatewayAssertion` found. */

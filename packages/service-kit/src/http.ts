@@ -1,9 +1,10 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
+import { ADMIN_EMAIL_HEADER } from '@forgeline/contracts/auth';
 import type { Logger } from './logger.ts';
 import { HttpError } from './errors.ts';
-import { requireGatewayAssertion, type AdminGuardOptions } from './gateway-assertion.ts';
+import { GATEWAY_ASSERTION_GUARD, requireGatewayAssertion, type AdminGuardOptions } from './gateway-assertion.ts';
 
 export interface ServiceAppOptions {
   name: string;
@@ -12,9 +13,17 @@ export interface ServiceAppOptions {
   ready?: () => Promise<boolean> | boolean;
   /** JSON body limit; bigger bodies get 413. `false` leaves bodies unread (the gateway streams them on). */
   jsonLimit?: string | false;
-  /** Refuse /api/admin/* without the gateway's signed assertion (every service but the gateway itself). */
+  /**
+   * Every service but the gateway: /api/admin/* refused without the gateway's signed assertion, /internal/* without the
+   * service token.
+   */
   adminGuard?: AdminGuardOptions;
 }
+
+/** The two guarded prefixes. The guards are mounted on them, so the router's own matching decides what they cover. */
+export const ADMIN_PREFIX = '/api/admin';
+export const INTERNAL_PREFIX = '/internal';
+
 
 const REQUEST_ID_PATTERN = /^[\w.-]{1,100}$/;
 
@@ -22,6 +31,9 @@ const REQUEST_ID_PATTERN = /^[\w.-]{1,100}$/;
 export function createServiceApp(opts: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // One spelling per route: /API/admin or /api/admin/quotes/ match nothing, instead of a route a guard did not expect.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('trust proxy', 'loopback, uniquelocal');
   app.set('query parser', 'simple'); // no nested objects from ?a[b]=c: a query string never becomes an operator
   app.use((req, res, next) => {
@@ -32,8 +44,18 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
   app.use(requestLog(app, opts.logger));
-  // Before the body is read: a caller that did not come through the gateway learns nothing from validation.
-  if (opts.adminGuard) app.use(requireGatewayAssertion(opts.adminGuard));
+  // Before the body is read: a caller that did not come through the gateway learns nothing from validation. Mounted on
+  // the prefixes rather than matching path strings: whatever the router takes for a route under /api/admin or
+  // /internal (case, slashes, escapes), it has passed the guard first; finishApp checks no route was declared around it.
+  if (opts.adminGuard) {
+    // Only the guard names the admin (from the assertion): a caller's own header is dropped on every path.
+    app.use((req, _res, next) => {
+      delete req.headers[ADMIN_EMAIL_HEADER];
+      next();
+    });
+    app.use(ADMIN_PREFIX, requireGatewayAssertion(opts.adminGuard));
+    app.use(INTERNAL_PREFIX, requireServiceToken(opts.adminGuard.serviceToken));
+  }
   if (opts.jsonLimit !== false) app.use(express.json({ limit: opts.jsonLimit ?? '100kb' }));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok', service: opts.name }));
   app.get('/readyz', async (_req, res) => {
@@ -106,10 +128,12 @@ export const route =
     }
   };
 
+const SERVICE_TOKEN_GUARD = 'serviceTokenGuard';
+
 /** Guards /internal routes with the shared service token (constant-time compare). */
 export function requireServiceToken(token: string): RequestHandler {
   const expected = Buffer.from(token);
-  return (req, _res, next) => {
+  const guard: RequestHandler = (req, _res, next) => {
     const given = Buffer.from(req.header(SERVICE_TOKEN_HEADER) ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       next(new HttpError(401, 'Missing or wrong service token'));
@@ -117,13 +141,48 @@ export function requireServiceToken(token: string): RequestHandler {
     }
     next();
   };
+  Object.defineProperty(guard, 'name', { value: SERVICE_TOKEN_GUARD });
+  return guard;
+}
+
+/**
+ * Refuses to build a guarded app with a route that looks like an admin or internal one but is not behind its guard:
+ * declared before the guard was mounted, or in another letter case. Run once at start. (Apps without guards are the
+ * gateway and tests' stand-ins; each service's path-variant test proves its guards are there.)
+ */
+function assertGuardedRoutes(app: Express): void {
+  const stack = (app as unknown as { router?: { stack: RouterLayer[] } }).router?.stack ?? [];
+  const guardAt = (name: string) => stack.findIndex((l) => l.handle?.name === name);
+  const guards = [
+    { prefix: ADMIN_PREFIX, pattern: /^\/api\/admin(?:\/|$)/i, at: guardAt(GATEWAY_ASSERTION_GUARD) },
+    { prefix: INTERNAL_PREFIX, pattern: /^\/internal(?:\/|$)/i, at: guardAt(SERVICE_TOKEN_GUARD) },
+  ];
+  if (guards.every((g) => g.at < 0)) return;
+  stack.forEach((layer, i) => {
+    const paths = [layer.route?.path].flat().filter((p): p is string => typeof p === 'string');
+    for (const p of paths) {
+      for (const g of guards) {
+        if (g.pattern.test(p) && (g.at < 0 || i < g.at || !p.startsWith(g.prefix))) {
+          throw new Error(`Route ${p} is not behind the ${g.prefix} guard: declare it as ${g.prefix}/…, after createServiceApp({ adminGuard })`);
+        }
+      }
+    }
+  });
+}
+
+interface RouterLayer {
+  handle?: { name?: string };
+  route?: { path?: unknown };
 }
 
 /** The last two middlewares of every service: JSON 404 for unknown routes, JSON errors for everything thrown. */
 export function finishApp(app: Express, logger: Logger): Express {
+  assertGuardedRoutes(app);
   app.use((req, _res, next) => next(new HttpError(404, `No route for ${req.method} ${req.path}`)));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     const requestId = (req as { id?: string }).id;
+    // A download the client hung up on (a stream pipeline's premature close): the request log says so; not an error.
+    if ((err as NodeJS.ErrnoException)?.code === 'ERR_STREAM_PREMATURE_CLOSE' && res.destroyed) return;
     const status = statusOf(err);
     if (status >= 500) (req.log ?? logger).error({ err, requestId }, 'request failed');
     if (res.headersSent) {

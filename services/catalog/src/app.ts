@@ -28,7 +28,7 @@ import {
 import { slugify } from '@forgeline/contracts/slug';
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { AdminProductFilterSchema } from '@forgeline/contracts/catalog-admin';
-import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
+import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import { createResponseCache, RawJson } from '@forgeline/service-kit/response-cache';
 import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
 import type { Redis } from '@forgeline/service-kit/redis';
@@ -342,12 +342,11 @@ export function createApp(deps: CatalogDeps): Express {
     }),
   );
 
-  // Internal routes (service token; the gateway never forwards /internal).
-  const internal = requireServiceToken(deps.serviceToken);
+  // Internal routes: the service token is checked where /internal is mounted (createServiceApp); the gateway never
+  // forwards /internal.
 
   app.put(
     '/internal/products/:id/images',
-    internal,
     route(async (req, res) => {
       const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
       const update = parseInput(ProductImagesUpdateSchema, req.body, 'body');
@@ -363,7 +362,6 @@ export function createApp(deps: CatalogDeps): Express {
 
   app.get(
     '/internal/products/by-sku/:sku',
-    internal,
     route(async (req, res) => {
       const { sku } = parseInput(SkuParamsSchema, req.params, 'params');
       const product = await repo.getBySku(sku);
@@ -372,7 +370,7 @@ export function createApp(deps: CatalogDeps): Express {
     }),
   );
 
-  registerSitemapRoutes(app, { products: repo, serviceToken: deps.serviceToken });
+  registerSitemapRoutes(app, { products: repo });
   registerPartsMatchRoutes(app, { repo, search, logger, perMinute: deps.partsMatchPerMinute, tmpDir: deps.tmpDir, redis: deps.redis });
 
   const importWorker = deps.importWorker;

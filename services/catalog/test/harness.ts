@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Express } from 'express';
 import type { Product, Testimonial } from '@forgeline/contracts/products';
 import { SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
 import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
@@ -13,6 +14,8 @@ export const SERVICE_TOKEN = 'test-service-token-0123456789';
 
 export interface CatalogUnderTest {
   url: string;
+  /** The app as served (its routes are read by the path-variant test). */
+  app: Express;
   /** GET (or another method) on the running service; the body is parsed when it is JSON. */
   call: (
     urlPath: string,
@@ -49,6 +52,7 @@ export async function startCatalog(
   const url = `http://127.0.0.1:${served.port}`;
   return {
     url,
+    app,
     async call(urlPath, init = {}) {
       const res = await fetch(url + urlPath, {
         method: init.method ?? 'GET',

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Express } from 'express';
 import sharp from 'sharp';
 import yazl from 'yazl';
 import type { Product } from '@forgeline/contracts/products';
@@ -44,6 +45,8 @@ export function testProducts(count: number): Product[] {
 
 export interface MediaUnderTest {
   url: string;
+  /** The app as served (its routes are read by the path-variant test). */
+  app: Express;
   dataDir: string;
   catalog: CatalogUnderTest;
   store: ObjectStore;
@@ -76,6 +79,7 @@ export async function startMedia(
   const served = await serve(app, { port: 0, logger, handleSignals: false });
   return {
     url: `http://127.0.0.1:${served.port}`,
+    app,
     dataDir: tmp.dir,
     catalog,
     store,
