@@ -64,7 +64,7 @@ export async function receiveMultipart(
   let failure: HttpError | null = null;
   let received = 0;
   let counter = 0;
-  let overflow = false;
+  let abandoned = false;
   const fail = (err: HttpError) => {
     failure ??= err;
   };
@@ -124,20 +124,29 @@ export async function receiveMultipart(
     settle = res;
     reject = rej;
   });
-  bb.once('close', () => !overflow && settle());
-  bb.once('error', (err: Error) => !overflow && reject(new HttpError(400, `Malformed multipart request: ${err.message}`)));
+  /**
+   * Stop parsing (an error or a limit), read the rest of the request to its end, then answer with the failure: the
+   * client sees the 4xx rather than a reset connection. busboy goes on after some errors (a malformed part header is
+   * emitted once per such part), so the error listener below stays for good: one unheard 'error' ends the process.
+   */
+  const abandon = (err: HttpError) => {
+    if (abandoned) return;
+    abandoned = true;
+    failure ??= err;
+    req.unpipe(bb);
+    bb.destroy();
+    req.resume();
+    if (req.readableEnded) settle();
+    else req.once('end', settle);
+  };
+  bb.once('close', () => !abandoned && settle());
+  bb.on('error', (err: Error) => abandon(new HttpError(400, `Malformed multipart request: ${err.message}`)));
+  req.on('error', (err: Error) => reject(new HttpError(400, `The upload broke off: ${err.message}`)));
   req.once('aborted', () => reject(new HttpError(400, 'The upload was aborted by the client')));
+  req.once('close', () => !req.readableEnded && reject(new HttpError(400, 'The upload ended before its body did')));
   req.on('data', (chunk: Buffer) => {
     received += chunk.length;
-    if (received > limits.maxRequestBytes && !overflow) {
-      overflow = true;
-      failure = new HttpError(413, `The upload is larger than ${mb(limits.maxRequestBytes)} per request`);
-      req.unpipe(bb);
-      bb.destroy();
-      req.resume(); // drain, then answer
-      if (req.readableEnded) settle();
-      else req.once('end', settle);
-    }
+    if (received > limits.maxRequestBytes) abandon(new HttpError(413, `The upload is larger than ${mb(limits.maxRequestBytes)} per request`));
     // A client that keeps sending far past the limit is cut off.
     if (received > limits.maxRequestBytes * 4 + 10 * 1024 * 1024) req.destroy();
   });

@@ -66,7 +66,8 @@ export async function openZip(file: string, mode: 'bulk' | 'single', limits: Zip
         zip.readEntry();
       });
       zip.once('end', resolve);
-      zip.once('error', (err: Error) => reject(new HttpError(400, `Not a readable ZIP: ${err.message}`)));
+      // `on`, not `once`: a second error after the first, unheard, would end the process.
+      zip.on('error', (err: Error) => reject(new HttpError(400, `Not a readable ZIP: ${err.message}`)));
       zip.readEntry();
     });
     const refusal = checkArchive(
