@@ -21,6 +21,7 @@ import { receiveMultipart } from '@forgeline/service-kit/multipart';
 import { applyRow, CATALOG_COLUMNS, CatalogFileError, exportRow, readHeader } from './domain/catalog-import.ts';
 import type { ImportRunner } from './catalog-import-jobs.ts';
 import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
+import { CATALOG_IMPORT_XLSX_LIMITS } from './adapters/spreadsheet/xlsx-limits.ts';
 import type { ProductRepository, SearchIndex } from './ports.ts';
 
 export const CATALOG_IMPORT_MAX_BYTES = CATALOG_IMPORT_MAX_MB * 1024 * 1024;
@@ -134,9 +135,10 @@ export function registerCatalogAdminRoutes(
         await received.cleanup();
         throw new HttpError(400, 'Send the catalogue as the multipart field "file" (a CSV or XLSX file)', [{ path: 'file', message: 'is missing' }]);
       }
-      // The file's kind and header are checked now, so a wrong file is a 400 at once rather than a failed job.
+      // The file's kind and header are checked now, so a wrong file is a 400 at once rather than a failed job (a
+      // workbook past the limits included: its ZIP directory is checked before its first row is read).
       try {
-        for await (const { cells } of readTabularRows(file.path, { maxRows: 50 })) {
+        for await (const { cells } of readTabularRows(file.path, { maxRows: 50, limits: CATALOG_IMPORT_XLSX_LIMITS })) {
           if (cells.some((c) => c.trim())) {
             readHeader(cells);
             break;

@@ -6,6 +6,7 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import type { ProductRepository, SearchIndex } from './ports.ts';
 import { applyRow, CatalogFileError, parseRow, readHeader, type HeaderMap, type ParsedRow } from './domain/catalog-import.ts';
 import { countTabularRows, readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
+import { CATALOG_IMPORT_XLSX_LIMITS as limits } from './adapters/spreadsheet/xlsx-limits.ts';
 
 /**
  * Runs catalogue imports in the background, one at a time, in batches: each batch is read from the store, compared,
@@ -160,7 +161,7 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
     job.state = 'running';
     job.startedAt = new Date().toISOString();
     // First pass: count the rows, for an honest progress bar (and refuse a broken file before writing anything).
-    job.total = Math.max(0, (await countTabularRows(path)) - 1);
+    job.total = Math.max(0, (await countTabularRows(path, { limits })) - 1);
     await save(true);
 
     let header: HeaderMap | null = null;
@@ -217,7 +218,7 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
       await flushErrors();
     };
 
-    for await (const { row, cells } of readTabularRows(path)) {
+    for await (const { row, cells } of readTabularRows(path, { limits })) {
       if (!header) {
         if (!cells.some((c) => c.trim())) continue;
         header = readHeader(cells);

@@ -9,6 +9,7 @@ import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
 import type { Redis } from '@forgeline/service-kit/redis';
 import { parsePartsList, PartsListError } from './domain/parts-list.ts';
 import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
+import { PARTS_LIST_XLSX_LIMITS } from './adapters/spreadsheet/xlsx-limits.ts';
 import { matchLines, type MatchDeps } from './domain/parts-match.ts';
 
 /** Lists per client address per minute (a list is up to 500 lookups). The browser tests and benchmark raise it. */
@@ -34,11 +35,12 @@ async function listTextOfUpload(req: Request, tmpRoot: string): Promise<string> 
     if (!file) throw new HttpError(400, 'Send the list as the multipart field "file" (a CSV or XLSX file)', [{ path: 'file', message: 'is missing' }]);
     const lines: string[] = [];
     try {
-      for await (const { row, cells } of readTabularRows(file.path, { maxRows: PARTS_LIST_FILE_MAX_ROWS })) {
+      for await (const { row, cells } of readTabularRows(file.path, { maxRows: PARTS_LIST_FILE_MAX_ROWS, limits: PARTS_LIST_XLSX_LIMITS })) {
         while (lines.length < row - 1) lines.push('');
         lines.push(cells.map((c) => c.replace(/\s+/g, ' ').trim()).join('\t'));
       }
     } catch (err) {
+      // A broken file and one past a limit alike (a workbook that inflates too far is not a "too large" request).
       if (!(err instanceof TabularFileError)) throw err;
       throw new HttpError(400, `Invalid file "${file.filename}": ${err.message}`, [{ path: 'file', message: err.message }]);
     }

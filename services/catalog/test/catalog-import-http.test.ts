@@ -4,7 +4,9 @@ import type { CatalogImportJob } from '@forgeline/contracts/catalog-admin';
 import type { Product, ProductListResponse, Subcategory } from '@forgeline/contracts/products';
 import { generateProducts } from '../src/seed/generate.ts';
 import { importedProductId } from '../src/domain/catalog-import.ts';
+import { CATALOG_IMPORT_XLSX_LIMITS } from '../src/adapters/spreadsheet/xlsx-limits.ts';
 import { SERVICE_TOKEN, startCatalog, type CatalogUnderTest } from './harness.ts';
+import { sheetBomb, withDeclaredSize } from './xlsx-files.ts';
 
 /**
  * Catalogue import and export over HTTP on the embedded adapters: a file of good and bad rows (dry run first, then
@@ -183,6 +185,27 @@ describe('catalogue import', () => {
     const broken = await importFile('sku,name,category\n"A,Seal,Kits\nB,Ring,Kits\n');
     expect(broken).toMatchObject({ state: 'failed', message: expect.stringMatching(/quoted field is never closed/) });
     expect((await catalog.call('/api/admin/catalog/imports/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('refuses a ZIP bomb before anything is written: from its ZIP directory with a 400, or, when the directory lies, as a failed job', async () => {
+    // Valid catalogue rows, each padded with blanks: were they read, they would be written.
+    const cells = (r: number) => (r === 1 ? ['sku', 'name', 'category', 'price'] : [`BOMB-${r}`, `Bomb part ${r}`, 'Bombs', '5']);
+    const bomb = await sheetBomb({ rows: 3000, padBytes: 32 * 1024, cells });
+    const refused = await upload(bomb, '', 'catalogue.xlsx');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(
+      new RegExp(`^Invalid catalogue file "catalogue.xlsx": xl/worksheets/sheet1\\.xml in the workbook is compressed [\\d,]+:1, more than the ${CATALOG_IMPORT_XLSX_LIMITS.maxRatio}:1 allowed \\(a "zip bomb"\\?\\)$`),
+    );
+
+    // The directory says 64 kB; the sheet inflates to 24 MB. Its header reads (202); the count refuses it.
+    const lying = withDeclaredSize(await sheetBomb({ rows: 3000, padBytes: 8 * 1024, cells }), 'xl/worksheets/sheet1.xml', 64 * 1024);
+    const res = await upload(lying, '', 'catalogue.xlsx');
+    expect(res.status, res.body.message).toBe(202);
+    const job = await finished(res.body.id);
+    expect(job).toMatchObject({ state: 'failed', processed: 0, created: 0, updated: 0, deactivated: 0 });
+    expect(job.message).toBe('xl/worksheets/sheet1.xml in the workbook inflates to more than the 65,536 bytes its ZIP directory declares (a "zip bomb"?)');
+    expect((await catalog.call(`/api/products/${importedProductId('BOMB-2')}`)).status).toBe(404);
+    expect((await search('BOMB-2')).products.filter((p) => p.sku.startsWith('BOMB-'))).toEqual([]);
   });
 });
 

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartsMatchResponse } from '@forgeline/contracts/parts-match';
@@ -5,7 +8,10 @@ import type { Product } from '@forgeline/contracts/products';
 import { listLineShapes, withTypo } from '../src/seed/parts-list-samples.ts';
 import { createRng, generateProducts } from '../src/seed/generate.ts';
 import { normalizeCode } from '../src/domain/search/normalize.ts';
+import { PARTS_LIST_FILE_MAX_BYTES } from '../src/parts-match-routes.ts';
+import { PARTS_LIST_XLSX_LIMITS } from '../src/adapters/spreadsheet/xlsx-limits.ts';
 import { startCatalog, type CatalogUnderTest } from './harness.ts';
+import { sheetBomb } from './xlsx-files.ts';
 
 /**
  * A realistic pasted list against a generated catalogue: 80 real parts written eight ways (as printed, lower case
@@ -15,13 +21,34 @@ import { startCatalog, type CatalogUnderTest } from './harness.ts';
 const products: Product[] = [...generateProducts({ count: 3_000, seed: 7 })];
 const codes = new Set(products.map((p) => normalizeCode(p.partNumber ?? p.sku)));
 let catalog: CatalogUnderTest;
+// This file's own TMPDIR, set before the catalog starts: its data and upload folders are made in it, and so would
+// any temp file of a spreadsheet reader (ExcelJS's went to os.tmpdir()). Test files run in processes of their own.
+const ownTmp = mkdtempSync(path.join(tmpdir(), 'parts-match-tmp-'));
+const tmpBefore = process.env.TMPDIR;
 
 beforeAll(async () => {
+  process.env.TMPDIR = ownTmp;
   catalog = await startCatalog({ products });
 });
 afterAll(async () => {
   await catalog?.stop();
+  process.env.TMPDIR = tmpBefore;
+  rmSync(ownTmp, { recursive: true, force: true });
 });
+
+/** Files in TMPDIR but the catalog's data and tsx's compile cache: the upload folder's content, temp files of any library. */
+function leftovers(): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(ownTmp)) {
+    if (name.startsWith('tsx-')) continue;
+    if (!name.startsWith('catalog-http-')) out.push(name);
+    else {
+      const uploads = path.join(ownTmp, name, 'tmp');
+      if (existsSync(uploads)) out.push(...readdirSync(uploads, { recursive: true }).map((f) => path.join(name, 'tmp', String(f))));
+    }
+  }
+  return out;
+}
 
 
 describe('POST /api/parts/match', () => {
@@ -139,5 +166,22 @@ describe('POST /api/parts/match', () => {
     const big = await upload('list.csv', `${a.partNumber};1;${'long description '.repeat(10)}\n`.repeat(12_000));
     expect(big.status, big.body.message).toBe(413);
     expect(big.body.message).toMatch(/larger than 2 MB/);
+  });
+
+  it('refuses a ZIP bomb (a 210 kB XLSX whose sheet inflates to 94 MB) with a 400 naming the limit, leaves no file behind and keeps answering', async () => {
+    // 6,000 rows, more than the route reads: a reader that stops early must still leave nothing behind.
+    const bomb = await sheetBomb({ rows: 6000, padBytes: 16 * 1024 });
+    expect(bomb.length).toBeLessThan(PARTS_LIST_FILE_MAX_BYTES / 4);
+    const res = await upload('list.xlsx', bomb, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.status).toBe(400);
+    const limit = new RegExp(`xl/worksheets/sheet1\\.xml in the workbook is compressed [\\d,]+:1, more than the ${PARTS_LIST_XLSX_LIMITS.maxRatio}:1 allowed \\(a "zip bomb"\\?\\)`);
+    expect(res.body.message).toMatch(new RegExp(`^Invalid file "list.xlsx": ${limit.source}$`));
+    expect((res.body as unknown as { issues: { path: string; message: string }[] }).issues).toEqual([{ path: 'file', message: expect.stringMatching(limit) }]);
+    expect(leftovers()).toEqual([]);
+
+    const again = await upload('list.csv', `Part;Qty\n${a.partNumber};2\n`);
+    expect(again.status).toBe(200);
+    expect(again.body.lines.map((l) => [l.match?.product.id, l.quantity])).toEqual([[a.id, 2]]);
+    expect(leftovers()).toEqual([]);
   });
 });

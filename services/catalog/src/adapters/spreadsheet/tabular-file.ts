@@ -1,23 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CsvError, parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import { TabularFileError } from './tabular-file-error.ts';
+import type { XlsxLimits } from './xlsx-limits.ts';
+import { readXlsxRows } from './xlsx-rows.ts';
 
 /**
  * Reads an uploaded spreadsheet row by row, streaming: a CSV (comma, semicolon or tab; UTF-8 with or without a BOM;
  * quoted fields may hold newlines) or the first worksheet of an XLSX workbook. Used by the parts-list match and the
- * catalogue import, so both take the same files the same way.
+ * catalogue import, so both take the same files the same way. An XLSX is a ZIP, so each caller passes the limits of
+ * what its workbooks may inflate to (xlsx-limits.ts).
  */
 
-export class TabularFileError extends Error {
-  constructor(
-    message: string,
-    /** 1-based row of the file where the problem is, when there is one. */
-    readonly row?: number,
-  ) {
-    super(message);
-  }
-}
+export { TabularFileError };
 
 export type TabularKind = 'csv' | 'xlsx';
 
@@ -25,6 +20,13 @@ export interface TabularRow {
   /** 1-based row of the file (for CSV, the line the record starts on). */
   row: number;
   cells: string[];
+}
+
+export interface TabularReadOptions {
+  /** Stop (without error) after this many rows. */
+  maxRows?: number;
+  /** What an XLSX may inflate to and hold (the defaults are the public parts list's). */
+  limits?: Partial<XlsxLimits>;
 }
 
 const SNIFF_BYTES = 64 * 1024;
@@ -75,12 +77,14 @@ export function detectDelimiter(text: string): string {
   return best;
 }
 
-/** The rows of a file, in order. Throws TabularFileError for a broken file (naming the row where the CSV parser knows it). */
-export async function* readTabularRows(path: string, opts: { maxRows?: number } = {}): AsyncGenerator<TabularRow> {
+/**
+ * The rows of a file, in order. Throws TabularFileError for a broken file (naming the row where the CSV parser knows
+ * it) or a workbook past a limit. An XLSX's rows without any value are left out (their numbers are kept).
+ */
+export async function* readTabularRows(path: string, opts: TabularReadOptions = {}): AsyncGenerator<TabularRow> {
   const { kind, delimiter } = await sniffTabularFile(path);
-  const max = opts.maxRows ?? Number.POSITIVE_INFINITY;
-  if (kind === 'xlsx') yield* readXlsxRows(path, max);
-  else yield* readCsvRows(path, delimiter, max);
+  if (kind === 'xlsx') yield* readXlsxRows(path, opts);
+  else yield* readCsvRows(path, delimiter, opts.maxRows ?? Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -89,14 +93,14 @@ export async function* readTabularRows(path: string, opts: { maxRows?: number } 
  * whose quoting the scan finds unsound, and an XLSX, are read through the parser, so a broken file is refused here,
  * before anything is written, with the parser's own message.
  */
-export async function countTabularRows(path: string): Promise<number> {
+export async function countTabularRows(path: string, opts: Pick<TabularReadOptions, 'limits'> = {}): Promise<number> {
   const { kind, delimiter } = await sniffTabularFile(path);
   if (kind === 'csv') {
     const scan = await scanCsvRecords(path, delimiter.charCodeAt(0));
     if (scan.sound) return scan.rows;
   }
   let rows = 0;
-  for await (const r of readTabularRows(path)) if (r.cells.some((c) => c.trim())) rows++;
+  for await (const r of readTabularRows(path, opts)) if (r.cells.some((c) => c.trim())) rows++;
   return rows;
 }
 
@@ -167,9 +171,13 @@ async function scanCsvRecords(path: string, delimiter: number): Promise<{ rows: 
 }
 
 async function* readCsvRows(path: string, delimiter: string, max: number): AsyncGenerator<TabularRow> {
-  const parser = createReadStream(path).pipe(
+  const source = createReadStream(path);
+  const parser = source.pipe(
     parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: false, info: true, max_record_size: 1024 * 1024 }),
   );
+  // pipe() passes no error on and closes nothing: a read error reaches the loop below through the parser (unheard, it
+  // would end the process), and the file is closed in `finally` also when the caller stops early.
+  source.on('error', (err) => parser.destroy(err));
   let n = 0;
   // info.lines is the line a record ends on, counting a CRLF inside a quoted field as two lines.
   let overcount = 0;
@@ -188,6 +196,7 @@ async function* readCsvRows(path: string, delimiter: string, max: number): Async
     throw new TabularFileError(`the CSV could not be read at line ${e.lines ?? '?'}: ${csvProblem(e)}`, e.lines);
   } finally {
     parser.destroy();
+    source.destroy();
   }
 }
 
@@ -205,44 +214,4 @@ function csvProblem(e: CsvError): string {
     default:
       return e.message;
   }
-}
-
-async function* readXlsxRows(path: string, max: number): AsyncGenerator<TabularRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  });
-  let n = 0;
-  try {
-    for await (const sheet of reader) {
-      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-        if (n++ >= max) return;
-        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-        yield { row: row.number, cells: Array.from(values, cellText) };
-      }
-      return; // the first worksheet only
-    }
-  } catch (err) {
-    if (err instanceof TabularFileError) throw err;
-    throw new TabularFileError(`the XLSX workbook could not be read: ${(err as Error).message}`);
-  }
-}
-
-/** A cell as the text a person sees: rich text joined, a formula's result, a link's text, a date as YYYY-MM-DD. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    const v = value as { richText?: { text: string }[]; result?: unknown; text?: unknown; error?: string };
-    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
-    if ('result' in v) return cellText(v.result);
-    if (v.text !== undefined) return cellText(v.text);
-    if (v.error) return '';
-  }
-  return String(value);
 }
