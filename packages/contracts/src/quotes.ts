@@ -125,7 +125,7 @@ export const QuoteRequestResponseSchema = z.object({
 });
 export type QuoteRequestResponse = z.infer<typeof QuoteRequestResponseSchema>;
 
-/** GET /api/captcha: the sum num1 + num2 answers it; the token is signed, expires and can be used once. */
+/** GET /api/captcha: the sum num1 + num2 answers it; the token is opaque (the answer stays on the server), expires and can be used once. */
 export const CaptchaSchema = z.object({
   num1: z.number().int(),
   num2: z.number().int(),

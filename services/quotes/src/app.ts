@@ -25,13 +25,15 @@ import {
   type InboxStatus,
 } from '@forgeline/contracts/quote-inbox';
 import { stringify } from 'csv-stringify';
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
 import type { Redis } from '@forgeline/service-kit/redis';
-import type { CaptchaSigner } from './domain/captcha.ts';
+import type { Captchas } from './domain/captcha.ts';
+import { ConfirmationLimit, maskEmail } from './domain/confirmation-limit.ts';
 import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow } from './domain/inbox.ts';
 import { contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
 import { CatalogUnavailableError, type InboxChange, type InboxFilter, type InboxRecord, type ProductCatalog, type ProductRef, type QuoteStore } from './ports.ts';
@@ -41,13 +43,15 @@ export interface RateLimits {
   quote: number;
   contact: number;
   captcha: number;
+  /** Buyer confirmations to one recipient address per UTC day, whoever sends (counted in the store). */
+  confirmationsPerDay: number;
 }
 
 export interface QuotesDeps {
   logger: Logger;
   store: QuoteStore;
   catalog: ProductCatalog;
-  captcha: CaptchaSigner;
+  captcha: Captchas;
   mail: MailSettings;
   /** Told when new mail is in the outbox (the Outbox's kick). */
   outbox: { kick(): void };
@@ -100,6 +104,7 @@ export function createApp(deps: QuotesDeps): Express {
   app.use('/api/admin', express.json({ limit: '128kb' }));
   app.use(express.json({ limit: deps.bodyLimit ?? '16kb' }));
   const rl = deps.rateLimits;
+  const confirmations = new ConfirmationLimit(store, rl.confirmationsPerDay);
 
   app.post(
     '/api/quote-requests',
@@ -113,7 +118,7 @@ export function createApp(deps: QuotesDeps): Express {
         return;
       }
       if (input.captchaToken) {
-        const check = await deps.captcha.check(input.captchaToken, input.captchaAnswer ?? Number.NaN, (id, exp) => store.useCaptchaToken(id, exp));
+        const check = await deps.captcha.check(input.captchaToken, input.captchaAnswer ?? Number.NaN);
         if (!check.ok) {
           req.log.warn({ reason: check.reason }, 'quote request captcha refused');
           throw new HttpError(400, check.message, [{ path: 'captchaAnswer', message: check.reason }]);
@@ -136,17 +141,30 @@ export function createApp(deps: QuotesDeps): Express {
         createdAt: new Date().toISOString(),
         ...(input.lines ? { lines } : {}),
       };
-      await store.saveQuoteRequest(quote, quoteMails(quote, deps.mail));
+      // Last before the save: a refused request (400, 503) uses none of the recipient's confirmations.
+      const confirmation = await confirmations.take(quote.customerEmail);
+      if (!confirmation.allowed) {
+        req.log.warn(
+          { quoteId: quote.id, recipient: confirmation.recipient.slice(0, 12), to: maskEmail(quote.customerEmail), perDay: confirmations.perDay },
+          "buyer confirmation not queued: the recipient's daily limit is reached (request stored, seller notified)",
+        );
+      }
+      await store.saveQuoteRequest(quote, quoteMails(quote, deps.mail, confirmation.allowed));
       deps.outbox.kick();
       req.log.info({ quoteId: quote.id, productId: quote.productId, quantity: quote.quantity, lines: lines.length }, 'quote request stored');
       res.status(201).json({ success: true, id: quote.id, status: quote.status, message: QUOTE_RECEIVED } satisfies QuoteRequestResponse);
     }),
   );
 
-  app.get('/api/captcha', limiter('captcha', rl.captcha, rl.windowMs, 'security checks', deps), (_req, res) => {
-    res.setHeader('cache-control', 'no-store');
-    res.json(deps.captcha.issue());
-  });
+  app.get(
+    '/api/captcha',
+    limiter('captcha', rl.captcha, rl.windowMs, 'security checks', deps),
+    route(async (_req, res) => {
+      const captcha = await deps.captcha.issue();
+      res.setHeader('cache-control', 'no-store');
+      res.json(captcha);
+    }),
+  );
 
   app.post(
     '/api/contact',
@@ -158,7 +176,7 @@ export function createApp(deps: QuotesDeps): Express {
         res.json({ success: true, message: CONTACT_RECEIVED } satisfies ContactResponse);
         return;
       }
-      const check = await deps.captcha.check(input.captchaToken, input.captchaAnswer, (id, exp) => store.useCaptchaToken(id, exp));
+      const check = await deps.captcha.check(input.captchaToken, input.captchaAnswer);
       if (!check.ok) {
         req.log.warn({ reason: check.reason }, 'contact captcha refused');
         throw new HttpError(400, check.message, [{ path: 'captchaAnswer', message: check.reason }]);
@@ -349,15 +367,16 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
       res.setHeader('content-type', 'text/csv; charset=utf-8');
       res.setHeader('content-disposition', `attachment; filename="quote-requests-${new Date().toISOString().slice(0, 10)}.csv"`);
       res.setHeader('cache-control', 'no-store');
-      const csv = stringify({ header: true, columns: INBOX_CSV_HEADER, bom: true });
-      csv.pipe(res);
       let rows = 0;
-      for await (const r of store.exportInbox(filter)) {
-        if (!csv.write(inboxCsvRow(r))) await once(csv, 'drain');
-        rows++;
+      async function* csvRows() {
+        for await (const r of store.exportInbox(filter)) {
+          rows++;
+          yield inboxCsvRow(r);
+        }
       }
-      csv.end();
-      await once(res, 'finish');
+      // pipeline: an error in any stage, or a client that hangs up, ends all three (no unheard 'error', no wait
+      // for a 'drain' that never comes).
+      await pipeline(Readable.from(csvRows()), stringify({ header: true, columns: INBOX_CSV_HEADER, bom: true }), res);
       req.log.info({ rows }, 'inbox exported');
     }),
   );

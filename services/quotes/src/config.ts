@@ -1,4 +1,4 @@
-import { baseEnv, port } from '@forgeline/service-kit/config';
+import { baseEnv, port, productionSecrets } from '@forgeline/service-kit/config';
 import { AdminEmailsEnvSchema } from '@forgeline/contracts/auth';
 import { DEFAULT_MAIL_FROM } from '@forgeline/mailer/mailer';
 import { z } from 'zod';
@@ -22,13 +22,14 @@ export const QuotesConfigSchema = z.object({
   ADMIN_EMAILS: AdminEmailsEnvSchema,
   /** Where the seller's notifications go. */
   SELLER_EMAIL: z.email().default('sales@forgelineparts.com'),
-  /** Signs captcha tokens. When unset, a key derived from SERVICE_TOKEN is used (the launcher makes one per data folder). */
-  CAPTCHA_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  // (CAPTCHA_SECRET signed the captcha tokens before their answers moved into the store: no longer read, ignored if set.)
   /** Per client address, per RATE_LIMIT_WINDOW_MS. The benchmark raises them. */
   RATE_LIMIT_WINDOW_MS: positiveInt(15 * 60_000),
   QUOTE_RATE_LIMIT: positiveInt(10),
   CONTACT_RATE_LIMIT: positiveInt(5),
   CAPTCHA_RATE_LIMIT: positiveInt(120),
+  /** Buyer confirmations to one recipient address per UTC day, across every sender and replica (in the store). */
+  CONFIRMATIONS_PER_RECIPIENT_PER_DAY: positiveInt(3),
   /** Multiplies every limit above (the browser tests and benchmark set it; shared with the auth service). */
   RATE_LIMIT_MULTIPLIER: positiveInt(1),
   /** First retry delay of an unsent mail; doubles per attempt up to OUTBOX_MAX_DELAY_MS. */
@@ -37,5 +38,5 @@ export const QuotesConfigSchema = z.object({
   OUTBOX_POLL_MS: positiveInt(1_000),
   /** A mail claimed by a process that then died is retried after this long. */
   OUTBOX_LEASE_MS: positiveInt(60_000),
-});
+}).superRefine(productionSecrets(['SERVICE_TOKEN']));
 export type QuotesConfig = z.infer<typeof QuotesConfigSchema>;

@@ -8,7 +8,7 @@ import { MongoQuoteStore } from './adapters/mongo/mongo-quote-store.ts';
 import { SqliteQuoteStore } from './adapters/sqlite/sqlite-quote-store.ts';
 import { createApp } from './app.ts';
 import { QuotesConfigSchema } from './config.ts';
-import { CaptchaSigner, captchaSecret } from './domain/captcha.ts';
+import { Captchas } from './domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from './ports.ts';
 
@@ -32,7 +32,7 @@ runMain('quotes', async () => {
     logger,
     store,
     catalog: new HttpProductCatalog(config.CATALOG_URL),
-    captcha: new CaptchaSigner(captchaSecret(config)),
+    captcha: new Captchas(store),
     mail: { siteName: 'Forgeline Parts', sellerEmail: config.SELLER_EMAIL, messageDomain: messageDomain(config.MAIL_FROM) },
     adminEmails: config.ADMIN_EMAILS,
     serviceToken: config.SERVICE_TOKEN,
@@ -42,6 +42,7 @@ runMain('quotes', async () => {
       quote: config.QUOTE_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
       contact: config.CONTACT_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
       captcha: config.CAPTCHA_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
+      confirmationsPerDay: config.CONFIRMATIONS_PER_RECIPIENT_PER_DAY * config.RATE_LIMIT_MULTIPLIER,
     },
     redis,
   });

@@ -74,20 +74,45 @@ export interface InboxChange {
   mails: OutboxMail[];
 }
 
+/** What a captcha check finds: the challenge (now used up), 'used' when it was taken before, null when unknown. */
+export type CaptchaTake = { answer: number; expiresAt: Date } | 'used' | null;
+
+/** The math captchas' answers, kept server-side under a hash of their token (see domain/captcha.ts). */
+export interface CaptchaStore {
+  /** Keeps a new challenge: the expected sum and the expiry under the token's hash. */
+  saveCaptcha(key: string, answer: number, expiresAt: Date): Promise<void>;
+  /**
+   * Uses the challenge up and gives its answer and expiry, expired or not: only the first call for a key gets them,
+   * even among simultaneous calls from several processes; later ones get 'used'. null: no such challenge.
+   */
+  takeCaptcha(key: string): Promise<CaptchaTake>;
+  /** Deletes the challenges (used or not) that expired before `expiredBefore`; answers how many. */
+  purgeCaptchas(expiredBefore: Date): Promise<number>;
+}
+
+/** Per recipient and day, how many buyer confirmations were queued (see domain/confirmation-limit.ts). */
+export interface MailQuotaStore {
+  /**
+   * Takes one of the `limit` confirmations `recipient` (a hashed, normalised address) may get on `day` (YYYY-MM-DD,
+   * UTC): true when one was left. Atomic across processes: simultaneous takers never get more than `limit` together.
+   */
+  takeMailQuota(recipient: string, day: string, limit: number): Promise<boolean>;
+  /** Forgets the counts of the days before `day`. */
+  purgeMailQuotas(beforeDay: string): Promise<void>;
+}
+
 /**
- * The quotes service's storage: quote requests, contact messages, the mail outbox and the used captcha tokens.
- * A record and its mails are stored together: once save* resolves, both survive a crash.
+ * The quotes service's storage: quote requests, contact messages, the mail outbox, the captcha challenges and the
+ * confirmations counted per recipient. A record and its mails are stored together: once save* resolves, both
+ * survive a crash.
  */
-export interface QuoteStore {
+export interface QuoteStore extends CaptchaStore, MailQuotaStore {
   saveQuoteRequest(quote: QuoteRequest, mails: OutboxMail[]): Promise<void>;
   saveContactMessage(contact: ContactMessage, mails: OutboxMail[]): Promise<void>;
   getQuoteRequest(id: string): Promise<QuoteRequest | null>;
   getContactMessage(id: string): Promise<ContactMessage | null>;
   countQuoteRequests(): Promise<number>;
   countContactMessages(): Promise<number>;
-
-  /** Records a captcha token as used. False when it was used before (a replay). Expired entries may be pruned. */
-  useCaptchaToken(id: string, expiresAt: Date): Promise<boolean>;
 
   /**
    * Claims up to `limit` pending mails due at `now` for `leaseMs`: each claimed mail's attempts grow by one and no

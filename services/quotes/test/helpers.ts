@@ -9,13 +9,12 @@ import path from 'node:path';
 import { HttpProductCatalog } from '../src/adapters/http/http-product-catalog.ts';
 import { SqliteQuoteStore } from '../src/adapters/sqlite/sqlite-quote-store.ts';
 import { createApp, type RateLimits } from '../src/app.ts';
-import { CaptchaSigner } from '../src/domain/captcha.ts';
+import { Captchas } from '../src/domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from '../src/ports.ts';
 
 export const PRODUCT = { id: 'p-1', name: 'Hydraulic Filter <HF-1>', sku: 'SKU-HF1', partNumber: '1R-0750' };
 export const SELLER = 'seller@example.com';
-export const CAPTCHA_SECRET = 'test-captcha-secret-0123456789';
 export const SERVICE_TOKEN = 'test-service-token-0123456789';
 
 export async function listen(app: express.Express): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
@@ -75,6 +74,8 @@ export async function downUrl() {
 
 export interface TestService {
   url: string;
+  /** The app as served (its routes are read by the path-variant test). */
+  app: express.Express;
   dataDir: string;
   store: QuoteStore;
   outbox: Outbox;
@@ -92,7 +93,8 @@ export interface ServiceOptions {
   mailer?: Mailer;
   rateLimits?: Partial<RateLimits>;
   outbox?: { baseDelayMs?: number; maxDelayMs?: number; pollMs?: number; leaseMs?: number };
-  signer?: CaptchaSigner;
+  /** The captchas' clock (a test moves it to expire a token). */
+  captchaClock?: () => number;
   /** Another store than SQLite in dataDir (the Mongo adapter). */
   store?: QuoteStore;
   /** Rate limits counted in Redis (REDIS_URL), shared with other replicas given the same. */
@@ -120,10 +122,11 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     logger,
     store,
     catalog: new HttpProductCatalog(opts.catalogUrl, 2_000),
-    captcha: opts.signer ?? new CaptchaSigner(CAPTCHA_SECRET),
+    captcha: new Captchas(store, opts.captchaClock),
     mail: { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' },
     outbox,
-    rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, ...opts.rateLimits },
+    // Confirmations per recipient as main.ts has them by default: a test that counts buyer mails uses its own addresses.
+    rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, confirmationsPerDay: 3, ...opts.rateLimits },
     adminEmails: ADMINS,
     serviceToken: SERVICE_TOKEN,
     redis: opts.redis,
@@ -132,6 +135,7 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
   const http = await listen(app);
   return {
     url: http.url,
+    app,
     dataDir,
     store,
     outbox,

@@ -54,9 +54,14 @@ describe('a quote request for a list of parts (lines), over HTTP', () => {
     const seller = mails.find((m) => new RegExp(`^To: ${SELLER.replace('.', '\\.')}`, 'm').test(m))!;
     expect(buyer).toMatch(/^Subject: Quote request received: 3 parts/m);
     expect(seller).toMatch(/^Subject: New quote request: 3 parts/m);
+    expect(seller).toContain('2. Seal Kit <6I-2503> | SKU SK-6I2503 | 6I-2503 | qty 6 | for the boom cylinder');
+    expect(seller).toContain('3. CAT 9X-1234 <not found> (not matched to a catalogue part) | qty 3');
+    // the buyer's address is unverified: the catalogue's names and the quantities, none of the buyer's text
+    expect(buyer).toContain('2. Seal Kit <6I-2503> | SKU SK-6I2503 | qty 6');
+    expect(buyer).toContain('3. A part not in our catalogue (as you described it) | qty 3');
+    expect(buyer).not.toContain('boom cylinder');
+    expect(buyer).not.toContain('CAT 9X-1234');
     for (const m of [buyer, seller]) {
-      expect(m).toContain('2. Seal Kit <6I-2503> | SKU SK-6I2503 | 6I-2503 | qty 6 | for the boom cylinder');
-      expect(m).toContain('3. CAT 9X-1234 <not found> (not matched to a catalogue part) | qty 3');
       // the HTML part escapes what the buyer and the catalogue wrote
       expect(m).toContain('Seal Kit &lt;6I-2503&gt;');
       expect(m).not.toContain('<td align="left" style="padding:4px 10px;border-bottom:1px solid #ddd;vertical-align:top">Seal Kit <6I');

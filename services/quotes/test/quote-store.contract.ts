@@ -130,14 +130,61 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
       }
     });
 
-    it('accepts a captcha token once: a replay, even a simultaneous one, is refused', async () => {
+    it('keeps a captcha challenge until its first take: simultaneous takes get it once, later ones "used", an unknown key null', async () => {
       const store = await make();
       try {
         const exp = new Date(Date.now() + 60_000);
-        expect(await store.useCaptchaToken('t1', exp)).toBe(true);
-        expect(await store.useCaptchaToken('t1', exp)).toBe(false);
-        const results = await Promise.all(Array.from({ length: 5 }, () => store.useCaptchaToken('t2', exp)));
-        expect(results.filter(Boolean)).toHaveLength(1);
+        await store.saveCaptcha('k1', 17, exp);
+        expect(await store.takeCaptcha('k1')).toEqual({ answer: 17, expiresAt: exp });
+        expect(await store.takeCaptcha('k1')).toBe('used');
+        expect(await store.takeCaptcha('nope')).toBeNull();
+        await store.saveCaptcha('k2', 5, exp);
+        const results = await Promise.all(Array.from({ length: 5 }, () => store.takeCaptcha('k2')));
+        expect(results.filter((r) => r !== 'used')).toEqual([{ answer: 5, expiresAt: exp }]);
+        // an expired challenge is still handed out once (the caller says "expired"), until purged
+        const past = new Date(Date.now() - 60_000);
+        await store.saveCaptcha('k3', 9, past);
+        expect(await store.takeCaptcha('k3')).toEqual({ answer: 9, expiresAt: past });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('purges the captcha challenges that expired before a time, used or not', async () => {
+      const store = await make();
+      try {
+        const now = Date.now();
+        await store.saveCaptcha('old-unused', 3, new Date(now - 2 * 3_600_000));
+        await store.saveCaptcha('old-used', 4, new Date(now - 2 * 3_600_000));
+        expect(await store.takeCaptcha('old-used')).toMatchObject({ answer: 4 });
+        await store.saveCaptcha('fresh', 5, new Date(now + 600_000));
+        expect(await store.purgeCaptchas(new Date(now - 3_600_000))).toBe(2);
+        expect(await store.takeCaptcha('old-unused')).toBeNull();
+        expect(await store.takeCaptcha('old-used')).toBeNull();
+        expect(await store.takeCaptcha('fresh')).toMatchObject({ answer: 5 });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('counts confirmations per recipient and day up to the limit, simultaneous takers included, and forgets old days', async () => {
+      const store = await make();
+      try {
+        const day = '2026-03-02';
+        expect(await store.takeMailQuota('r1', day, 2)).toBe(true);
+        expect(await store.takeMailQuota('r1', day, 2)).toBe(true);
+        expect(await store.takeMailQuota('r1', day, 2)).toBe(false);
+        // another recipient, another day: counted apart
+        expect(await store.takeMailQuota('r2', day, 2)).toBe(true);
+        expect(await store.takeMailQuota('r1', '2026-03-03', 2)).toBe(true);
+        // ten at once for a limit of three: three are given
+        const results = await Promise.all(Array.from({ length: 10 }, () => store.takeMailQuota('r3', day, 3)));
+        expect(results.filter(Boolean)).toHaveLength(3);
+        expect(await store.takeMailQuota('r3', day, 3)).toBe(false);
+        await store.purgeMailQuotas('2026-03-03');
+        expect(await store.takeMailQuota('r1', day, 2)).toBe(true);
+        expect(await store.takeMailQuota('r1', '2026-03-03', 2)).toBe(true);
+        expect(await store.takeMailQuota('r1', '2026-03-03', 2)).toBe(false);
       } finally {
         await store.close();
       }

@@ -1,19 +1,21 @@
-import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CAPTCHA_MAX, CAPTCHA_MIN, type Captcha } from '@forgeline/contracts/quotes';
+import type { CaptchaStore } from '../ports.ts';
 
 /** Spec: the contact captcha's token expires after 10 minutes. */
 export const CAPTCHA_TTL_MS = 10 * 60_000;
+/**
+ * A challenge is kept this long after it expires, so an old token gets "expired" rather than "not valid"; then it is
+ * purged (at most once a minute per process, on an issue).
+ */
+export const CAPTCHA_KEEP_AFTER_EXPIRY_MS = 60 * 60_000;
+const PURGE_EVERY_MS = 60_000;
 
-export interface CaptchaClaims {
-  id: string;
-  num1: number;
-  num2: number;
-  expiresAt: number;
-}
+/** 24 random bytes: 192 bits, 32 base64url characters. */
+const TOKEN_BYTES = 24;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
-export type CaptchaCheck =
-  | { ok: true; claims: CaptchaClaims }
-  | { ok: false; reason: 'invalid' | 'expired' | 'replayed' | 'wrong'; message: string };
+export type CaptchaCheck = { ok: true } | { ok: false; reason: 'invalid' | 'expired' | 'replayed' | 'wrong'; message: string };
 
 /** Texts the contact form shows as they are (spec section 8: the server's message). */
 export const CAPTCHA_MESSAGES = {
@@ -23,60 +25,49 @@ export const CAPTCHA_MESSAGES = {
   wrong: 'Incorrect answer to the math problem. Please try again.',
 } as const;
 
+const refuse = (reason: keyof typeof CAPTCHA_MESSAGES): CaptchaCheck => ({ ok: false, reason, message: CAPTCHA_MESSAGES[reason] });
+
+/** The store's key of a token: its SHA-256 (base64url). The store never holds a token that could be handed in. */
+export const captchaKey = (token: string) => createHash('sha256').update(token).digest('base64url');
+
 /**
- * Issues and checks math captchas (no I/O: the used-token record is the caller's). The token is `<id>.<num1>.<num2>.<expiresAt>.<hmac>`: the server keeps nothing
- * until a token is used, and then only its id (so it can be used once).
+ * Math captchas whose answer lives server-side. The token is opaque: 192 random bits, nothing else. The store keeps
+ * the expected sum and the expiry under the token's hash; a check takes the challenge (atomically, across
+ * processes), so each token is checked once whatever the answer: a wrong answer uses it up too, and one token cannot
+ * be tried with every answer.
  */
-export class CaptchaSigner {
+export class Captchas {
+  private purgeAt = 0;
+
   constructor(
-    private readonly secret: string,
+    private readonly store: CaptchaStore,
     private readonly now: () => number = Date.now,
   ) {}
 
-  issue(): Captcha {
-    const claims: CaptchaClaims = {
-      id: randomUUID(),
-      num1: randomInt(CAPTCHA_MIN, CAPTCHA_MAX + 1),
-      num2: randomInt(CAPTCHA_MIN, CAPTCHA_MAX + 1),
-      expiresAt: this.now() + CAPTCHA_TTL_MS,
-    };
-    const body = `${claims.id}.${claims.num1}.${claims.num2}.${claims.expiresAt}`;
-    return { num1: claims.num1, num2: claims.num2, token: `${body}.${this.sign(body)}` };
+  async issue(): Promise<Captcha> {
+    const now = this.now();
+    if (now >= this.purgeAt) {
+      this.purgeAt = now + PURGE_EVERY_MS;
+      await this.store.purgeCaptchas(new Date(now - CAPTCHA_KEEP_AFTER_EXPIRY_MS));
+    }
+    const num1 = randomInt(CAPTCHA_MIN, CAPTCHA_MAX + 1);
+    const num2 = randomInt(CAPTCHA_MIN, CAPTCHA_MAX + 1);
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    await this.store.saveCaptcha(captchaKey(token), num1 + num2, new Date(now + CAPTCHA_TTL_MS));
+    return { num1, num2, token };
   }
 
   /**
-   * Checks a token and its answer, in this order: signature, expiry, first use (`markUsed` records the token id and
-   * answers false when it was already used), answer. A wrong answer uses the token up, so one token cannot be
-   * tried with every answer.
+   * Checks a token and its answer: a token this service did not issue (or long purged) is invalid; one checked
+   * before, replayed; then expiry; then the answer. The challenge is used up by this check whatever its outcome.
    */
-  async check(token: string, answer: number, markUsed: (id: string, expiresAt: Date) => Promise<boolean>): Promise<CaptchaCheck> {
-    const claims = this.verify(token);
-    if (!claims) return { ok: false, reason: 'invalid', message: CAPTCHA_MESSAGES.invalid };
-    if (claims.expiresAt <= this.now()) return { ok: false, reason: 'expired', message: CAPTCHA_MESSAGES.expired };
-    if (!(await markUsed(claims.id, new Date(claims.expiresAt)))) {
-      return { ok: false, reason: 'replayed', message: CAPTCHA_MESSAGES.replayed };
-    }
-    if (answer !== claims.num1 + claims.num2) return { ok: false, reason: 'wrong', message: CAPTCHA_MESSAGES.wrong };
-    return { ok: true, claims };
+  async check(token: string, answer: number): Promise<CaptchaCheck> {
+    if (!TOKEN_PATTERN.test(token)) return refuse('invalid');
+    const taken = await this.store.takeCaptcha(captchaKey(token));
+    if (taken === null) return refuse('invalid');
+    if (taken === 'used') return refuse('replayed');
+    if (taken.expiresAt.getTime() <= this.now()) return refuse('expired');
+    if (answer !== taken.answer) return refuse('wrong');
+    return { ok: true };
   }
-
-  /** The claims of a well-signed token (expired or not), else null. */
-  verify(token: string): CaptchaClaims | null {
-    const parts = token.split('.');
-    if (parts.length !== 5) return null;
-    const [id, n1, n2, exp, sig] = parts as [string, string, string, string, string];
-    const expected = Buffer.from(this.sign(`${id}.${n1}.${n2}.${exp}`));
-    const given = Buffer.from(sig);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    return { id, num1: Number(n1), num2: Number(n2), expiresAt: Number(exp) };
-  }
-
-  private sign(body: string): string {
-    return createHmac('sha256', this.secret).update(body).digest('base64url');
-  }
-}
-
-/** The captcha key: CAPTCHA_SECRET when given, else one derived from the service token (never the token itself). */
-export function captchaSecret(config: { CAPTCHA_SECRET?: string; SERVICE_TOKEN: string }): string {
-  return config.CAPTCHA_SECRET ?? createHmac('sha256', config.SERVICE_TOKEN).update('forgeline-captcha-v1').digest('hex');
 }

@@ -29,6 +29,7 @@ const textRows = (rows: [string, string][]) => rows.map(([l, v]) => `${l}: ${v |
 const page = (title: string, inner: string) =>
   `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111"><h2>${escapeHtml(title)}</h2>${inner}</body></html>`;
 
+/** Every detail of a request, for the seller's notification. */
 export function quoteRows(q: QuoteRequest): [string, string][] {
   const product: [string, string][] = q.lines
     ? [['Parts', `${q.lines.length} line${q.lines.length === 1 ? '' : 's'} (below)`]]
@@ -51,59 +52,101 @@ export function quoteRows(q: QuoteRequest): [string, string][] {
 }
 
 const LINE_HEAD = ['#', 'Part', 'SKU', 'Part number', 'Qty', 'Note'];
+/** A cell of a parts table, escaped. */
+const cell = (v: string, tag = 'td') => `<${tag} align="left" style="padding:4px 10px;border-bottom:1px solid #ddd;vertical-align:top">${escapeHtml(v || '-')}</${tag}>`;
 const lineCells = (q: QuoteRequest) =>
   (q.lines ?? []).map((l, i) => [String(i + 1), l.productId ? l.productName : `${l.text} (not matched to a catalogue part)`, l.productSku, l.partNumber, String(l.quantity), l.note]);
 
-/** A multi-part request's lines as a table: text (one line each) and HTML (escaped). Empty for a single product. */
+/** A multi-part request's lines as a table for the seller: text (one line each) and HTML (escaped). Empty for a single product. */
 function linesTable(q: QuoteRequest): { text: string; html: string } {
   const cells = lineCells(q);
   if (!cells.length) return { text: '', html: '' };
   const text = `\n\nParts:\n${cells.map((c) => `${c[0]}. ${c[1]}${c[2] ? ` | SKU ${c[2]}` : ''}${c[3] ? ` | ${c[3]}` : ''} | qty ${c[4]}${c[5] ? ` | ${c[5]}` : ''}`).join('\n')}`;
-  const cell = (v: string, tag = 'td') => `<${tag} align="left" style="padding:4px 10px;border-bottom:1px solid #ddd;vertical-align:top">${escapeHtml(v || '-')}</${tag}>`;
   const html = `<h3>Parts</h3><table cellspacing="0" cellpadding="0"><tr>${LINE_HEAD.map((h) => cell(h, 'th')).join('')}</tr>${cells.map((c) => `<tr>${c.map((v) => cell(v)).join('')}</tr>`).join('')}</table>`;
   return { text, html };
 }
 
-/** What a request asks for, in a subject: the product, or how many lines. */
+/** What a request asks for, in the seller's subject: the product, or how many lines. */
 const askedFor = (q: QuoteRequest) => (q.lines && q.lines.length > 1 ? `${q.lines.length} parts` : `${q.productName} (SKU ${q.productSku || '-'})`);
 
-/** A quote request's two mails: the buyer's confirmation and the seller's notification with every detail. */
-export function quoteMails(q: QuoteRequest, s: MailSettings): OutboxMail[] {
+/** What the buyer's confirmation may say about a line: the catalogue's name and SKU, or only that it is not one. */
+const NOT_IN_CATALOGUE = 'A part not in our catalogue (as you described it)';
+
+/**
+ * The lines of a request in the seller's words only: a catalogue part's name and SKU as the catalogue has them, a
+ * line the buyer described as `NOT_IN_CATALOGUE`, and each quantity (a whole number). No note, no typed text.
+ */
+function confirmedParts(q: QuoteRequest): { inCatalogue: boolean; name: string; sku: string; quantity: number }[] {
+  // A single-product request always names a catalogue product (an unknown one is refused).
+  if (!q.lines) return [{ inCatalogue: true, name: q.productName, sku: q.productSku, quantity: q.quantity }];
+  return q.lines.map((l) =>
+    l.productId
+      ? { inCatalogue: true, name: l.productName, sku: l.productSku, quantity: l.quantity }
+      : { inCatalogue: false, name: NOT_IN_CATALOGUE, sku: '', quantity: l.quantity },
+  );
+}
+
+/**
+ * The buyer's confirmation. Nobody has verified that `customerEmail` is the sender's (there are no buyer accounts),
+ * so it carries nothing the sender wrote: not their name, company, phone, country, message, a line's text or note,
+ * and its headers neither (`to` is the bare address, no display name; reply-to is the seller). Only the seller's
+ * own words, the catalogue's part names and SKUs, the quantities and the reference: sent to a stranger's address it
+ * is a receipt for a request they did not make, not a message from whoever made it.
+ */
+function buyerConfirmation(q: QuoteRequest, s: MailSettings): OutboxMail {
+  const id = `quote-${q.id}-buyer`;
+  const parts = confirmedParts(q);
+  const first = parts[0]!;
+  const what = parts.length > 1 ? `${parts.length} parts` : first.inCatalogue ? `${first.name} (SKU ${first.sku || '-'})` : '1 part not in our catalogue';
+  const intro = 'Thank you for your quote request. We have received it and will reply within 24 hours.';
+  const ignore = 'If you did not send this request, you can ignore this e-mail.';
+  const rows: [string, string][] = [
+    ['Reference', q.id],
+    ['Received', q.createdAt],
+  ];
+  const partText = parts.map((p, i) => `${i + 1}. ${p.name}${p.sku ? ` | SKU ${p.sku}` : ''} | qty ${p.quantity}`).join('\n');
+  const partHtml =
+    `<h3>Parts</h3><table cellspacing="0" cellpadding="0"><tr>${['#', 'Part', 'SKU', 'Qty'].map((h) => cell(h, 'th')).join('')}</tr>` +
+    parts.map((p, i) => `<tr>${[String(i + 1), p.name, p.sku, String(p.quantity)].map((v) => cell(v)).join('')}</tr>`).join('') +
+    '</table>';
+  return {
+    id,
+    refId: q.id,
+    message: {
+      to: q.customerEmail,
+      replyTo: s.sellerEmail,
+      subject: oneLine(`Quote request received: ${what}`),
+      text: `Hello,\n\n${intro}\n\n${textRows(rows)}\n\nParts:\n${partText}\n\n${ignore}\n\n${s.siteName}`,
+      html: page(
+        'Quote request received',
+        `<p>Hello,</p><p>${escapeHtml(intro)}</p>${table(rows)}${partHtml}<p>${escapeHtml(ignore)}</p><p>${escapeHtml(s.siteName)}</p>`,
+      ),
+      messageId: `<${id}@${s.messageDomain}>`,
+    },
+  };
+}
+
+/**
+ * A quote request's mails: the seller's notification with every detail, and (unless `confirm` is false: the
+ * recipient's daily limit is reached) the buyer's confirmation, first.
+ */
+export function quoteMails(q: QuoteRequest, s: MailSettings, confirm = true): OutboxMail[] {
   const rows = quoteRows(q);
   const parts = linesTable(q);
-  const buyerId = `quote-${q.id}-buyer`;
   const sellerId = `quote-${q.id}-seller`;
-  const greeting = `Dear ${q.customerName},`;
-  const intro = `Thank you for your quote request. We have received it and will reply within 24 hours.`;
-  return [
-    {
-      id: buyerId,
-      refId: q.id,
-      message: {
-        to: q.customerEmail,
-        replyTo: s.sellerEmail,
-        subject: oneLine(`Quote request received: ${askedFor(q)}`),
-        text: `${greeting}\n\n${intro}\n\n${textRows(rows)}${parts.text}\n\n${s.siteName}`,
-        html: page(
-          'Quote request received',
-          `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>${table(rows)}${parts.html}<p>${escapeHtml(s.siteName)}</p>`,
-        ),
-        messageId: `<${buyerId}@${s.messageDomain}>`,
-      },
+  const seller: OutboxMail = {
+    id: sellerId,
+    refId: q.id,
+    message: {
+      to: s.sellerEmail,
+      replyTo: q.customerEmail,
+      subject: oneLine(q.lines && q.lines.length > 1 ? `New quote request: ${askedFor(q)}` : `New quote request: ${q.productName} (SKU ${q.productSku}) x ${q.quantity}`),
+      text: `New quote request\n\n${textRows(rows)}${parts.text}`,
+      html: page('New quote request', `${table(rows)}${parts.html}`),
+      messageId: `<${sellerId}@${s.messageDomain}>`,
     },
-    {
-      id: sellerId,
-      refId: q.id,
-      message: {
-        to: s.sellerEmail,
-        replyTo: q.customerEmail,
-        subject: oneLine(q.lines && q.lines.length > 1 ? `New quote request: ${askedFor(q)}` : `New quote request: ${q.productName} (SKU ${q.productSku}) x ${q.quantity}`),
-        text: `New quote request\n\n${textRows(rows)}${parts.text}`,
-        html: page('New quote request', `${table(rows)}${parts.html}`),
-        messageId: `<${sellerId}@${s.messageDomain}>`,
-      },
-    },
-  ];
+  };
+  return confirm ? [buyerConfirmation(q, s), seller] : [seller];
 }
 
 /** A contact message's one mail: the seller's notification; replying answers the visitor. */

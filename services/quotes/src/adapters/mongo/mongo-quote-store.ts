@@ -3,7 +3,7 @@ import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import { INBOX_STATUSES, type InboxEvent, type InboxStats, type InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
-import type { InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
+import type { CaptchaTake, InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
 
 interface QuoteDoc extends Omit<QuoteRequest, 'id'> {
   _id: string;
@@ -43,6 +43,16 @@ interface CaptchaDoc {
   _id: string;
   expiresAt: Date;
 }
+/** A captcha challenge: the expected sum under the SHA-256 of its token. */
+interface ChallengeDoc extends CaptchaDoc {
+  answer: number;
+}
+/** One confirmation queued for a recipient on a day: `_id` is `<recipient>:<day>:<n>`, n from 1 to the limit. */
+interface QuotaDoc {
+  _id: string;
+  recipient: string;
+  day: string;
+}
 
 const str = { type: String, required: true };
 const optStr = { type: String, default: '' };
@@ -81,11 +91,13 @@ export class MongoQuoteStore implements QuoteStore {
   private readonly quotes: Model<QuoteDoc>;
   private readonly contacts: Model<ContactDoc>;
   private readonly outbox: Model<OutboxDoc>;
+  /** The checked challenges' keys: a unique insert here is what uses a challenge up (see takeCaptcha). */
   private readonly captchas: Model<CaptchaDoc>;
+  private readonly challenges: Model<ChallengeDoc>;
+  private readonly quotas: Model<QuotaDoc>;
   private readonly claims: Model<CaptchaDoc & { leaseUntil: Date }>;
   private readonly inbox: Model<InboxDoc>;
   private readonly events: Model<EventDoc>;
-  private pruneAt = 0;
   private pruneClaimsAt = 0;
 
   private constructor(private readonly conn: Connection) {
@@ -151,6 +163,19 @@ export class MongoQuoteStore implements QuoteStore {
       'CaptchaUsed',
       new mongoose.Schema<CaptchaDoc>({ _id: str, expiresAt: { type: Date, required: true, index: true } }, { ...opts, collection: 'captcha_used' }),
     );
+    this.challenges = conn.model<ChallengeDoc>(
+      'CaptchaChallenge',
+      new mongoose.Schema<ChallengeDoc>(
+        { _id: str, answer: { type: Number, required: true }, expiresAt: { type: Date, required: true, index: true } },
+        { ...opts, collection: 'captcha_challenges' },
+      ),
+    );
+    const quotaSchema = new mongoose.Schema<QuotaDoc>(
+      { _id: str, recipient: str, day: { type: String, required: true, index: true } },
+      { ...opts, collection: 'mail_quota' },
+    );
+    quotaSchema.index({ recipient: 1, day: 1 });
+    this.quotas = conn.model<QuotaDoc>('MailQuota', quotaSchema);
     this.claims = conn.model<CaptchaDoc & { leaseUntil: Date }>(
       'OutboxClaim',
       new mongoose.Schema({ _id: str, leaseUntil: { type: Date, required: true, index: true } }, { ...opts, collection: 'outbox_claims' }),
@@ -208,7 +233,7 @@ export class MongoQuoteStore implements QuoteStore {
   static async connect(url: string): Promise<MongoQuoteStore> {
     const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 10_000 }).asPromise();
     const store = new MongoQuoteStore(conn);
-    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.claims.init(), store.inbox.init(), store.events.init()]);
+    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.challenges.init(), store.quotas.init(), store.claims.init(), store.inbox.init(), store.events.init()]);
     await store.backfillInbox();
     return store;
   }
@@ -442,19 +467,55 @@ export class MongoQuoteStore implements QuoteStore {
     return this.contacts.countDocuments();
   }
 
-  async useCaptchaToken(id: string, expiresAt: Date): Promise<boolean> {
-    const now = Date.now();
-    if (now >= this.pruneAt) {
-      this.pruneAt = now + 60_000;
-      await this.captchas.deleteMany({ expiresAt: { $lt: new Date(now) } });
-    }
+  async saveCaptcha(key: string, answer: number, expiresAt: Date): Promise<void> {
+    await this.challenges.create({ _id: key, answer, expiresAt });
+  }
+
+  /**
+   * The challenge is read, then used up by a unique insert of its key into captcha_used: atomic on MongoDB and on
+   * FerretDB alike (FerretDB's findAndModify and conditional updates are not atomic between clients; see
+   * claimDueMails), so of simultaneous checks exactly one gets the answer.
+   */
+  async takeCaptcha(key: string): Promise<CaptchaTake> {
+    const c = await this.challenges.findById(key).lean();
+    if (!c) return null;
     try {
-      await this.captchas.create({ _id: id, expiresAt });
-      return true;
+      await this.captchas.create({ _id: key, expiresAt: c.expiresAt });
     } catch (err) {
-      if (isDuplicateKey(err)) return false;
+      if (isDuplicateKey(err)) return 'used';
       throw err;
     }
+    return { answer: c.answer, expiresAt: new Date(c.expiresAt) };
+  }
+
+  async purgeCaptchas(expiredBefore: Date): Promise<number> {
+    const [challenges] = await Promise.all([
+      this.challenges.deleteMany({ expiresAt: { $lt: expiredBefore } }),
+      this.captchas.deleteMany({ expiresAt: { $lt: expiredBefore } }),
+    ]);
+    return challenges.deletedCount;
+  }
+
+  /**
+   * A unique insert of the next free slot `<recipient>:<day>:<n>` (n <= limit), counted first so that the usual
+   * case is one insert; a simultaneous taker who got the same n makes this one try n + 1. Slots are never deleted
+   * within their day, so the count only grows and no two takers share a slot (unique inserts are atomic everywhere).
+   */
+  async takeMailQuota(recipient: string, day: string, limit: number): Promise<boolean> {
+    let n = (await this.quotas.countDocuments({ recipient, day })) + 1;
+    for (; n <= limit; n++) {
+      try {
+        await this.quotas.create({ _id: `${recipient}:${day}:${n}`, recipient, day });
+        return true;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    }
+    return false;
+  }
+
+  async purgeMailQuotas(beforeDay: string): Promise<void> {
+    await this.quotas.deleteMany({ day: { $lt: beforeDay } });
   }
 
   /**

@@ -6,7 +6,7 @@ import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { INBOX_STATUSES } from '@forgeline/contracts/quote-inbox';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
-import type { InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
+import type { CaptchaTake, InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS quote_requests (
@@ -48,11 +48,23 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at);
 CREATE INDEX IF NOT EXISTS outbox_ref ON outbox (ref_id);
-CREATE TABLE IF NOT EXISTS captcha_used (
-  id TEXT PRIMARY KEY,
-  expires_at INTEGER NOT NULL
+-- Captcha challenges: the expected sum under the SHA-256 of the opaque token; used = 1 once checked.
+CREATE TABLE IF NOT EXISTS captcha_challenges (
+  key TEXT PRIMARY KEY,
+  answer INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS captcha_used_expiry ON captcha_used (expires_at);
+CREATE INDEX IF NOT EXISTS captcha_challenges_expiry ON captcha_challenges (expires_at);
+-- The used ids of the signed tokens that came before (their numbers were in the token): no longer read.
+DROP TABLE IF EXISTS captcha_used;
+-- Buyer confirmations queued per recipient (a hash of the normalised address) and UTC day.
+CREATE TABLE IF NOT EXISTS mail_quota (
+  recipient TEXT NOT NULL,
+  day TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (recipient, day)
+);
 CREATE TABLE IF NOT EXISTS inbox (
   id TEXT PRIMARY KEY,
   kind TEXT NOT NULL,
@@ -223,14 +235,14 @@ const toEntry = (r: OutboxRow): OutboxEntry => ({
  * - `durable` (synchronous=FULL) writes records with their outbox rows, one transaction each, so a request answered
  *   201 survives a power cut. Saves arriving together are group-committed: one fsync for the batch, each save in
  *   its own savepoint so one failing does not fail the others.
- * - `fast` (synchronous=NORMAL) claims and marks mails and records used captcha tokens. Its commits survive a
- *   process crash; a power cut may lose the last few (a mail marked sent would be sent again with the same
- *   Message-ID, a captcha token could be used once more within its 10 minutes).
+ * - `fast` (synchronous=NORMAL) claims and marks mails, keeps captcha challenges and counts confirmations per
+ *   recipient. Its commits survive a process crash; a power cut may lose the last few (a mail marked sent would be
+ *   sent again with the same Message-ID, a captcha could be checked once more within its 10 minutes or be lost, a
+ *   recipient could get a confirmation more that day).
  */
 export class SqliteQuoteStore implements QuoteStore {
   private readonly db: Database.Database;
   private readonly fast: Database.Database;
-  private pruneAt = 0;
   /**
    * Each entry's status by rowid (an index into INBOX_STATUSES), so a search matching a quarter of 100,000 entries is
    * counted per status from its word matches alone (5 ms) instead of by looking up every matching row (25 ms).
@@ -454,14 +466,34 @@ export class SqliteQuoteStore implements QuoteStore {
     return (this.db.prepare('SELECT count(*) AS n FROM contact_messages').get() as { n: number }).n;
   }
 
-  async useCaptchaToken(id: string, expiresAt: Date): Promise<boolean> {
-    const now = Date.now();
-    if (now >= this.pruneAt) {
-      this.fast.prepare('DELETE FROM captcha_used WHERE expires_at < ?').run(now);
-      this.pruneAt = now + 60_000;
-    }
-    const r = this.fast.prepare('INSERT OR IGNORE INTO captcha_used (id, expires_at) VALUES (?, ?)').run(id, expiresAt.getTime());
+  async saveCaptcha(key: string, answer: number, expiresAt: Date): Promise<void> {
+    this.fast.prepare('INSERT INTO captcha_challenges (key, answer, expires_at) VALUES (?, ?, ?)').run(key, answer, expiresAt.getTime());
+  }
+
+  async takeCaptcha(key: string): Promise<CaptchaTake> {
+    // One statement: SQLite's write lock makes the first UPDATE the only one that finds used = 0.
+    const row = this.fast
+      .prepare('UPDATE captcha_challenges SET used = 1 WHERE key = ? AND used = 0 RETURNING answer, expires_at')
+      .get(key) as { answer: number; expires_at: number } | undefined;
+    if (row) return { answer: row.answer, expiresAt: new Date(row.expires_at) };
+    return this.fast.prepare('SELECT 1 FROM captcha_challenges WHERE key = ?').get(key) ? 'used' : null;
+  }
+
+  async purgeCaptchas(expiredBefore: Date): Promise<number> {
+    return this.fast.prepare('DELETE FROM captcha_challenges WHERE expires_at < ?').run(expiredBefore.getTime()).changes;
+  }
+
+  async takeMailQuota(recipient: string, day: string, limit: number): Promise<boolean> {
+    if (limit < 1) return false;
+    // An upsert that counts only below the limit: no change means none was left.
+    const r = this.fast
+      .prepare('INSERT INTO mail_quota (recipient, day, n) VALUES (?, ?, 1) ON CONFLICT (recipient, day) DO UPDATE SET n = n + 1 WHERE n < ?')
+      .run(recipient, day, limit);
     return r.changes === 1;
+  }
+
+  async purgeMailQuotas(beforeDay: string): Promise<void> {
+    this.fast.prepare('DELETE FROM mail_quota WHERE day < ?').run(beforeDay);
   }
 
   async claimDueMails(now: Date, limit: number, leaseMs: number): Promise<OutboxEntry[]> {

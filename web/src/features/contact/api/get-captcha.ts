@@ -2,7 +2,7 @@ import type { Captcha } from '@forgeline/contracts/quotes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client.ts';
 
-/** GET /api/captcha -> {num1, num2, token}: a signed, single-use math check that expires in 10 minutes. */
+/** GET /api/captcha -> {num1, num2, token}: an opaque, single-use math check (its answer is kept by the server) that expires in 10 minutes. */
 export const getCaptcha = () => apiFetch<Captcha>('/api/captcha', { cache: 'no-store' });
 
 export const captchaQueryOptions = () =>
