@@ -1,5 +1,5 @@
 import { expect, test } from './support/test.ts';
-import { ADMIN_EMAIL, signInAsAdmin } from './support/admin-sign-in.ts';
+import { ADMIN_EMAIL, SECOND_ADMIN_EMAIL, signInAsAdmin } from './support/admin-sign-in.ts';
 
 /** The API keys and Audit log tabs: a key made, shown once, used by a script within its scopes, revoked; the log read. */
 test('an admin makes an API key, a script uses it within its scopes, the admin revokes it and reads the audit log', async ({ page, playwright, baseURL }) => {
@@ -94,4 +94,43 @@ test('the API keys and Audit log tabs fit a phone', async ({ page }) => {
   await expect(box).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+});
+
+/** Sign-in locks: a guesser's wrong codes lock another admin's address; an admin sees it and lifts it, in the log too. */
+test('an admin lifts the sign-in lock a guesser left on a colleague’s address', async ({ page, playwright, baseURL }) => {
+  const colleague = SECOND_ADMIN_EMAIL;
+  const guesser = await playwright.request.newContext({ baseURL });
+  try {
+    // Ten wrong codes over two code requests (each takes five): the address is locked.
+    for (let round = 0; round < 2; round++) {
+      const sent = await guesser.post('/api/admin/auth/send-otp', { data: { email: colleague } });
+      expect(sent.status()).toBe(200);
+      const { sessionId } = (await sent.json()) as { sessionId: string };
+      for (let i = 0; i < 5; i++) {
+        const tried = await guesser.post('/api/admin/auth/verify-otp', { data: { sessionId, otp: String(100000 + round * 5 + i) } });
+        expect([401, 429]).toContain(tried.status());
+      }
+    }
+  } finally {
+    await guesser.dispose();
+  }
+
+  await signInAsAdmin(page);
+  await page.getByRole('tab', { name: 'Audit log' }).click();
+  const locks = page.getByRole('table', { name: 'Sign-in locks' });
+  const row = locks.getByRole('row', { name: new RegExp(colleague) });
+  await expect(row).toContainText('Locked until');
+  await expect(row).toContainText('10 since');
+  await row.getByRole('button', { name: `Lift the lock of ${colleague}` }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('10 wrong codes were tried');
+  await confirm.getByRole('button', { name: 'Lift lock' }).click();
+  await expect(page.getByText('Sign-in lock lifted')).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  const log = page.getByRole('table', { name: 'Audit log' });
+  await page.getByLabel('Action').fill('sign-in.');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(log).toContainText('sign-in.unlocked');
+  await expect(log).toContainText('sign-in.locked');
 });

@@ -22,6 +22,8 @@ export default async function globalSetup() {
     env: {
       // Browser tests send many requests from one address; the limits themselves are tested over HTTP.
       RATE_LIMIT_MULTIPLIER: '100',
+      // The first is the one the tests sign in as (the login screen's prefill); the second is locked by a guesser.
+      ADMIN_EMAILS: 'admin@forgeline-parts.example,ops@forgeline-parts.example',
     },
   });
   return async () => {

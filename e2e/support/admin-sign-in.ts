@@ -3,6 +3,8 @@ import { mailDir, mailsMentioning } from './dev-mailbox.ts';
 
 /** The admin address the stack allows (ADMIN_EMAILS), prefilled on /admin. */
 export const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? 'admin@forgeline-parts.example';
+/** A second member of staff (global-setup adds them to ADMIN_EMAILS): the one whose address a guesser locks. */
+export const SECOND_ADMIN_EMAIL = 'ops@forgeline-parts.example';
 
 /** The code mailed for one code request, found by the request id in its Message-ID. */
 export async function mailedCode(sessionId: string): Promise<string> {

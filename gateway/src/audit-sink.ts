@@ -25,6 +25,7 @@ export function auditAction(method: string, path: string): string {
     [/^\/api\/admin\/quotes(\/.*)?$/, 'quote.update', 'quote.read'],
     [/^\/api\/admin\/api-keys(\/[^/]+)?$/, m === 'DELETE' ? 'api-key.revoke' : 'api-key.create', 'api-key.list'],
     [/^\/api\/admin\/audit$/, 'audit.read', 'audit.read'],
+    [/^\/api\/admin\/sign-in-locks(\/[^/]+)?$/, 'sign-in.unlock', 'sign-in-lock.list'],
   ];
   for (const [re, ofWrite, ofRead] of rules) if (re.test(path)) return write ? ofWrite : ofRead;
   return `${m.toLowerCase()} ${path.split('/').slice(0, 4).join('/')}`.slice(0, 100);

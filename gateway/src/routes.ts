@@ -37,6 +37,7 @@ export const routeTable: RouteRule[] = [
   // Staff only (a key never manages keys or reads the audit log): the auth service checks that too.
   { prefix: '/api/admin/api-keys', service: 'auth', admin: true },
   { prefix: '/api/admin/audit', service: 'auth', admin: true },
+  { prefix: '/api/admin/sign-in-locks', service: 'auth', admin: true },
   { prefix: '/api/admin', service: 'media', admin: true, upload: true },
   { prefix: '/media', service: 'media' },
 ];

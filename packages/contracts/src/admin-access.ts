@@ -142,3 +142,33 @@ export const AuditQuerySchema = z.object({
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 export const AuditListResponseSchema = z.object({ entries: z.array(AuditEntrySchema), nextCursor: z.string().nullable() });
 export type AuditListResponse = z.infer<typeof AuditListResponseSchema>;
+
+// ---- Sign-in locks ---------------------------------------------------------------------------------------------
+
+/**
+ * An admin address's failed sign-in codes and its lock (auth's account-level backoff): after too many wrong codes
+ * within a day the address is locked, for longer at each further failure. Staff see them and lift them.
+ */
+export const SignInLockSchema = z.object({
+  email: z.string(),
+  /** Wrong codes counted since `since`. */
+  failures: z.number().int(),
+  since: z.string(),
+  /** Locks since `since`; the next one lasts twice as long as the last. */
+  locks: z.number().int(),
+  /** The current or last lock (null before the first); `locked` says whether it still runs. */
+  lockedAt: z.string().nullable(),
+  lockedUntil: z.string().nullable(),
+  locked: z.boolean(),
+  /** When the count is forgotten if nothing more fails. */
+  resetsAt: z.string(),
+});
+export type SignInLock = z.infer<typeof SignInLockSchema>;
+
+/** GET /api/admin/sign-in-locks: admin addresses with failed codes in their count, locked ones first. Staff only. */
+export const SignInLockListResponseSchema = z.object({ locks: z.array(SignInLockSchema) });
+export type SignInLockListResponse = z.infer<typeof SignInLockListResponseSchema>;
+
+/** DELETE /api/admin/sign-in-locks/{email}: ends the lock and forgets the count. Staff only, never one's own. */
+export const LiftSignInLockResponseSchema = z.object({ success: z.literal(true), lifted: SignInLockSchema });
+export type LiftSignInLockResponse = z.infer<typeof LiftSignInLockResponseSchema>;

@@ -53,7 +53,7 @@ export type VerifyOtpResponse = z.infer<typeof VerifyOtpResponseSchema>;
 export const LogoutResponseSchema = z.object({ success: z.literal(true) });
 export type LogoutResponse = z.infer<typeof LogoutResponseSchema>;
 
-/** GET /api/admin/auth/config: what the login screen prefills. */
+/** GET /api/admin/auth/config: what the login screen prefills; `''` when auth's ADMIN_EMAIL_PREFILL is false. */
 export const AuthConfigResponseSchema = z.object({ defaultEmail: z.string() });
 export type AuthConfigResponse = z.infer<typeof AuthConfigResponseSchema>;
 

@@ -1,10 +1,12 @@
 import type { Express, Request, Response } from 'express';
-import { createServiceApp, finishApp, requireServiceToken, route } from '@forgeline/service-kit/http';
+import { z } from 'zod';
+import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { Mailer } from '@forgeline/mailer/mailer';
 import { Outbox, type OutboxOptions } from '@forgeline/mailer/outbox';
 import {
+  AdminEmailSchema,
   SendOtpRequestSchema,
   VerifyOtpRequestSchema,
   VerifySessionRequestSchema,
@@ -23,10 +25,16 @@ import {
   sessionCookieName,
   type ApiKeyListResponse,
   type CurrentSessionResponse,
+  type LiftSignInLockResponse,
+  type SignInLockListResponse,
 } from '@forgeline/contracts/admin-access';
 import { actorOf } from '@forgeline/service-kit/gateway-assertion';
 import type { AuditRecord, AuthStore } from './ports.ts';
-import { createSignIn } from './sign-in.ts';
+import { SignInLocked, createSignIn } from './sign-in.ts';
+import { createSignInLocks } from './sign-in-locks.ts';
+import { sealedOutbox } from './sealed-outbox.ts';
+import { mailSealKey } from './domain/mail-seal.ts';
+import { DEFAULT_SIGN_IN_LOCK, type SignInLockPolicy } from './domain/sign-in-lock.ts';
 import { createApiKeys } from './api-keys.ts';
 import { createAuditLog } from './audit-log.ts';
 import { clientKey, limiter } from './rate-limit.ts';
@@ -43,17 +51,24 @@ export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 15 * 60_000, sendPerE
 /** Retry timing of code mails: codes live 10 minutes, so retries stay a minute apart at most. */
 export const DEFAULT_OUTBOX: Omit<OutboxOptions, 'now'> = { baseDelayMs: 2_000, maxDelayMs: 60_000, pollMs: 1_000, leaseMs: 60_000 };
 
+/** DELETE /api/admin/sign-in-locks/{email}: the address as the login form takes it (trimmed, lower-cased). */
+const LockParamsSchema = z.object({ email: AdminEmailSchema });
+
 export interface AuthDeps {
   store: AuthStore;
   /** Where code mails go; the app's outbox (`app.outbox`, started by the caller) retries them through it. */
   mailer: Mailer;
   outbox?: Partial<Omit<OutboxOptions, 'now'>>;
   logger: Logger;
-  /** Lower-cased; the first is the login screen's prefill. */
+  /** Lower-cased; the first is the login screen's prefill (unless adminEmailPrefill is false). */
   adminEmails: string[];
+  /** GET /api/admin/auth/config names the first admin address (the spec's prefill); false: `''`. Default true. */
+  adminEmailPrefill?: boolean;
   serviceToken: string;
-  /** HMAC key for stored codes. */
+  /** HMAC key for stored codes; the outbox's sealing key is derived from it too. */
   otpSecret: string;
+  /** The account-level backoff: failed codes per address before a lock, and the locks' lengths. */
+  signInLock?: SignInLockPolicy;
   /** Absolute lifetime of a session. */
   sessionTtlMs: number;
   /** A session unused this long ends. */
@@ -69,13 +84,20 @@ export interface AuthDeps {
 
 export function createApp(
   deps: AuthDeps,
-): Express & { signIn: ReturnType<typeof createSignIn>; auditLog: ReturnType<typeof createAuditLog>; outbox: Outbox } {
+): Express & {
+  signIn: ReturnType<typeof createSignIn>;
+  signInLocks: ReturnType<typeof createSignInLocks>;
+  auditLog: ReturnType<typeof createAuditLog>;
+  outbox: Outbox;
+} {
   const { store, logger } = deps;
   const now = deps.now ?? Date.now;
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   // Mails are due and expire by the service's clock (codes expire by it).
-  const outbox = new Outbox(store, deps.mailer, logger, { ...DEFAULT_OUTBOX, ...deps.outbox, now: () => new Date(now()) });
-  const signIn = createSignIn({ ...deps, outbox, now });
+  const outboxStore = sealedOutbox(store, mailSealKey(deps.otpSecret), logger);
+  const outbox = new Outbox(outboxStore, deps.mailer, logger, { ...DEFAULT_OUTBOX, ...deps.outbox, now: () => new Date(now()) });
+  const signIn = createSignIn({ ...deps, signInLock: deps.signInLock ?? DEFAULT_SIGN_IN_LOCK, outbox, now });
+  const signInLocks = createSignInLocks({ store, logger, adminEmails: deps.adminEmails, now });
   const apiKeys = createApiKeys({ store, logger, now });
   const auditLog = createAuditLog({ store, now, retentionMs: deps.auditRetentionMs });
   const isSignInRoute = (path: string) => path === '/api/admin/auth' || path.startsWith('/api/admin/auth/');
@@ -136,7 +158,8 @@ export function createApp(
   };
 
   app.get('/api/admin/auth/config', (_req, res) => {
-    res.json({ defaultEmail: deps.adminEmails[0] ?? '' } satisfies AuthConfigResponse);
+    const prefill = deps.adminEmailPrefill ?? true;
+    res.json({ defaultEmail: prefill ? (deps.adminEmails[0] ?? '') : '' } satisfies AuthConfigResponse);
   });
 
   app.post(
@@ -159,6 +182,14 @@ export function createApp(
       try {
         session = await signIn.verifyOtp(sessionId, otp);
       } catch (err) {
+        if (err instanceof SignInLocked) {
+          res.setHeader('retry-after', String(err.retryAfterSeconds));
+          // Staff see locks of admin addresses (the others are counted only so that every address answers alike).
+          if (err.started && signIn.isAdmin(err.lock.email)) {
+            const until = new Date(err.lock.lockedUntil).toISOString();
+            void audit(req, { actor: 'anonymous', actorKind: 'anonymous', action: 'sign-in.locked', target: `${err.lock.email} until ${until} (lock ${err.lock.locks})`, status: 429 });
+          }
+        }
         if (err instanceof HttpError) void audit(req, { actor: 'anonymous', actorKind: 'anonymous', action: 'sign-in.refused', target: err.message, status: err.status });
         throw err;
       }
@@ -216,6 +247,25 @@ export function createApp(
   );
 
   app.get(
+    '/api/admin/sign-in-locks',
+    route(async (_req, res) => {
+      staffOnly(res);
+      res.setHeader('cache-control', 'no-store');
+      res.json({ locks: await signInLocks.list() } satisfies SignInLockListResponse);
+    }),
+  );
+  app.delete(
+    '/api/admin/sign-in-locks/:email',
+    route(async (req, res) => {
+      const by = staffOnly(res);
+      const { email } = parseInput(LockParamsSchema, req.params, 'params');
+      const lifted = await signInLocks.lift(email, by.toLowerCase());
+      void audit(req, { actor: by, actorKind: 'admin', action: 'sign-in.unlocked', target: email, status: 200 });
+      res.json({ success: true, lifted } satisfies LiftSignInLockResponse);
+    }),
+  );
+
+  app.get(
     '/api/admin/audit',
     route(async (req, res) => {
       staffOnly(res);
@@ -224,9 +274,9 @@ export function createApp(
     }),
   );
 
+  // The gateway's questions: the service token is checked where /internal is mounted (createServiceApp).
   app.post(
     '/internal/api-keys/verify',
-    requireServiceToken(deps.serviceToken),
     route(async (req, res) => {
       const { key } = parseInput(VerifyApiKeyRequestSchema, req.body, 'body');
       res.json(await apiKeys.verify(key));
@@ -235,7 +285,6 @@ export function createApp(
 
   app.post(
     '/internal/audit',
-    requireServiceToken(deps.serviceToken),
     route(async (req, res) => {
       const { entries } = parseInput(RecordAuditRequestSchema, req.body, 'body');
       await auditLog.record(entries);
@@ -245,7 +294,6 @@ export function createApp(
 
   app.post(
     '/internal/sessions/verify',
-    requireServiceToken(deps.serviceToken),
     route(async (req, res) => {
       const { token } = parseInput(VerifySessionRequestSchema, req.body, 'body');
       res.json(await signIn.verifySession(token));
@@ -253,5 +301,5 @@ export function createApp(
   );
 
   finishApp(app, logger);
-  return Object.assign(app, { signIn, auditLog, outbox });
+  return Object.assign(app, { signIn, signInLocks, auditLog, outbox });
 }

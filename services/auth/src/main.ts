@@ -44,6 +44,7 @@ runMain('auth', async () => {
     },
     logger,
     adminEmails: config.ADMIN_EMAILS,
+    adminEmailPrefill: config.ADMIN_EMAIL_PREFILL,
     serviceToken: config.SERVICE_TOKEN,
     otpSecret: config.OTP_SECRET ?? randomBytes(32).toString('hex'),
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
@@ -56,9 +57,20 @@ runMain('auth', async () => {
       sendPerClient: config.OTP_SEND_LIMIT_PER_CLIENT * config.RATE_LIMIT_MULTIPLIER,
       verifyPerClient: config.OTP_VERIFY_LIMIT_PER_CLIENT * config.RATE_LIMIT_MULTIPLIER,
     },
+    signInLock: {
+      afterFailures: config.SIGN_IN_LOCK_AFTER_FAILURES,
+      firstLockMs: config.SIGN_IN_LOCK_MINUTES * 60_000,
+      maxLockMs: Math.max(config.SIGN_IN_LOCK_MAX_HOURS * 3_600_000, config.SIGN_IN_LOCK_MINUTES * 60_000),
+    },
   });
   logger.info(
-    { admins: config.ADMIN_EMAILS.length, sessionTtlHours: config.SESSION_TTL_HOURS, sessionIdleMinutes: config.SESSION_IDLE_MINUTES },
+    {
+      admins: config.ADMIN_EMAILS.length,
+      sessionTtlHours: config.SESSION_TTL_HOURS,
+      sessionIdleMinutes: config.SESSION_IDLE_MINUTES,
+      adminEmailPrefill: config.ADMIN_EMAIL_PREFILL,
+      lockAfterFailures: config.SIGN_IN_LOCK_AFTER_FAILURES,
+    },
     'admin sign-in ready',
   );
 
@@ -67,7 +79,7 @@ runMain('auth', async () => {
 
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).then(
-      (removed) => removed > 0 && logger.info({ removed }, 'expired codes, sessions and rate windows purged'),
+      (removed) => removed > 0 && logger.info({ removed }, 'expired codes, sessions, rate windows and sign-in counts purged'),
       (err: unknown) => logger.error({ err }, 'purge failed'),
     );
     app.auditLog.purge().then(

@@ -1,6 +1,5 @@
 import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
-import type { MailMessage } from '@forgeline/mailer/mailer';
-import type { MailOutboxStore } from '@forgeline/mailer/outbox';
+import type { LockChange, SignInLockRecord } from './domain/sign-in-lock.ts';
 
 /** Times are epoch milliseconds throughout. */
 
@@ -17,17 +16,27 @@ export interface OtpRecord {
 }
 
 /**
- * A sign-in code's mail waiting in the outbox (packages/mailer/src/outbox.ts) until the mail server takes it.
- * It holds the code in clear, so it is kept no longer than needed: deleted once sent, and never sent (then
- * purged) once the code has expired, since the code in it would no longer work.
+ * A mail of auth's (a sign-in code, a lock notice) waiting in the outbox (packages/mailer/src/outbox.ts) until the mail
+ * server takes it. The store only ever sees it sealed (domain/mail-seal.ts): it is opened when it is sent, deleted
+ * once sent, and never handed out (then deleted) once past `expiresAt`, since the code in it would no longer work.
  */
 export interface OutboxMailRecord {
-  /** The code request's id (also in the Message-ID). */
+  /** The code request's id for a code (also in the Message-ID). */
   id: string;
   refId: string;
-  message: MailMessage;
+  /** `sealMail`'s output: the MailMessage, encrypted. */
+  sealed: string;
   expiresAt: number;
   createdAt: number;
+}
+
+/** A sealed mail as a claim hands it out. */
+export interface ClaimedSealedMail {
+  id: string;
+  refId: string;
+  sealed: string;
+  /** Attempts started so far, this one included. */
+  attempts: number;
 }
 
 /** A signed-in admin. Only the sha256 of the bearer token is stored. */
@@ -86,13 +95,23 @@ export interface RateHit {
 }
 
 /**
- * Auth's storage: code requests and their mails, sessions and the rate-limit counters (fixed windows), shared by
- * every replica. As a MailOutboxStore it hands out unexpired mails (claimDueMails, times as Dates of epoch ms) and
- * deletes a mail once marked sent.
+ * Auth's storage: code requests and their mails, sessions, the sign-in locks and the rate-limit counters (fixed
+ * windows), shared by every replica. Its outbox holds sealed mails only; `sealedOutbox` (sealed-outbox.ts) opens
+ * them for the shared Outbox.
  */
-export interface AuthStore extends MailOutboxStore {
-  /** Stores a code request and, for an admin's, the mail carrying its code (both, or neither where it can). */
+export interface AuthStore {
+  /** Stores a code request and, for an admin's, the sealed mail carrying its code (both, or neither where it can). */
   createOtp(record: OtpRecord, mail?: OutboxMailRecord): Promise<void>;
+  /** Adds a mail unless one with its id is there already (a lock notice: one per lock); true when added. */
+  enqueueMail(mail: OutboxMailRecord): Promise<boolean>;
+  /**
+   * Claims up to `limit` unexpired mails due at `now` for `leaseMs` (attempts + 1; no other claimer gets them until
+   * the lease ends or they are marked), atomically across processes. Expired mails are deleted on the way.
+   */
+  claimDueMails(now: Date, limit: number, leaseMs: number): Promise<ClaimedSealedMail[]>;
+  /** Sent, or cannot be opened: the mail goes. */
+  deleteMail(id: string): Promise<void>;
+  markFailed(id: string, nextAttemptAt: Date, error: string): Promise<void>;
   /** Mails not yet sent, expired ones included until purged. */
   pendingMails(): Promise<number>;
   getOtp(id: string): Promise<OtpRecord | null>;
@@ -132,7 +151,19 @@ export interface AuthStore extends MailOutboxStore {
   /** Forgets every window of `key`. */
   resetHits(key: string): Promise<void>;
 
-  /** Deletes expired codes and their unsent mails, sessions past expiry or revoked, and finished rate windows; returns how many rows went. */
+  /**
+   * Reads `email`'s sign-in lock record, lets `change` (a pure function: it may run more than once) decide the next
+   * one, and writes that, all atomically across replicas; returns what `change` returned for the record it was given.
+   */
+  changeSignInLock<T>(email: string, change: (stored: SignInLockRecord | null) => LockChange<T>): Promise<T>;
+  getSignInLock(email: string): Promise<SignInLockRecord | null>;
+  /** Every record, forgotten ones included until purged. */
+  listSignInLocks(): Promise<SignInLockRecord[]>;
+
+  /**
+   * Deletes expired codes and their unsent mails, sessions past expiry or revoked, finished rate windows and
+   * forgotten sign-in counts; returns how many rows went.
+   */
   purgeExpired(now: number): Promise<number>;
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { HttpError } from '@forgeline/service-kit/errors';
 import type { MailMessage } from '@forgeline/mailer/mailer';
@@ -6,6 +6,8 @@ import type { Outbox } from '@forgeline/mailer/outbox';
 import type { AdminSession, VerifySessionResponse } from '@forgeline/contracts/auth';
 import type { AuthStore } from './ports.ts';
 import { MAX_OTP_ATTEMPTS, OTP_TTL_MS, generateOtp, hashOtp, otpMatches, otpRefusal, refusalMessage } from './domain/otp.ts';
+import { giveBack, isLocked, takeAttempt, type SignInLockPolicy, type SignInLockRecord } from './domain/sign-in-lock.ts';
+import { mailSealKey, sealMail } from './domain/mail-seal.ts';
 import { hashSessionToken, newSessionToken, sessionRefusal, sessionRefusalMessage } from './domain/session.ts';
 
 export interface SignInDeps {
@@ -18,13 +20,35 @@ export interface SignInDeps {
   sessionTtlMs: number;
   /** A session unused this long ends (its absolute lifetime is sessionTtlMs). */
   sessionIdleMs: number;
+  /** The account-level backoff (domain/sign-in-lock.ts). */
+  signInLock: SignInLockPolicy;
   now: () => number;
+}
+
+/**
+ * 429: the address is locked. The same answer whatever code came with the attempt (it was not checked), and for
+ * any address, admin or not, so it tells a guesser neither whether a code was right nor who is an admin.
+ */
+export class SignInLocked extends HttpError {
+  constructor(
+    readonly lock: SignInLockRecord & { lockedUntil: number },
+    /** This attempt started the lock (its own code was wrong). */
+    readonly started: boolean,
+    now: number,
+  ) {
+    const minutes = Math.max(1, Math.ceil((lock.lockedUntil - now) / 60_000));
+    super(429, `Too many wrong codes for this address: sign-in is locked for ${minutes} minute${minutes === 1 ? '' : 's'}. Another admin can lift the lock sooner.`);
+    this.retryAfterSeconds = Math.max(1, Math.ceil((lock.lockedUntil - now) / 1000));
+  }
+  /** For the Retry-After header. */
+  readonly retryAfterSeconds: number;
 }
 
 /** The sign-in flow: code requests, code checks, sessions. Rules live in domain/; this wires them to storage and mail. */
 export function createSignIn(deps: SignInDeps) {
   const { store, logger, now } = deps;
   const admins = new Set(deps.adminEmails);
+  const sealKey = mailSealKey(deps.otpSecret);
 
   function codeMail(email: string, otpId: string, code: string): MailMessage {
     const minutes = OTP_TTL_MS / 60_000;
@@ -33,6 +57,17 @@ export function createSignIn(deps: SignInDeps) {
       `It is valid for ${minutes} minutes and can be used once.\n` +
       `If you did not ask for it, ignore this message.\n`;
     return { to: email, subject: 'Your Forgeline Parts admin sign-in code', text, messageId: `<otp-${otpId}@forgeline.parts>` };
+  }
+
+  /** Sent instead of a code while the address is locked: once per lock, however many codes are asked for. */
+  function lockNotice(lock: SignInLockRecord & { lockedUntil: number }, id: string): MailMessage {
+    const until = new Date(lock.lockedUntil).toISOString().replace(/\.\d+Z$/, 'Z');
+    const text =
+      `Sign-in to the Forgeline Parts admin with ${lock.email} is locked until ${until} (UTC): ` +
+      `${lock.failures} wrong codes were entered for this address since ${new Date(lock.windowStart).toISOString().replace(/\.\d+Z$/, 'Z')}.\n\n` +
+      `No code was sent. If these were not your attempts, someone may be guessing codes for your address.\n` +
+      `Another admin can lift the lock sooner (DELETE /api/admin/sign-in-locks/${encodeURIComponent(lock.email)}); otherwise it ends by itself.\n`;
+    return { to: lock.email, subject: 'Forgeline Parts admin sign-in locked', text, messageId: `<${id}@forgeline.parts>` };
   }
 
   return {
@@ -46,18 +81,32 @@ export function createSignIn(deps: SignInDeps) {
       const id = randomUUID();
       const t = now();
       const isAdmin = admins.has(email);
-      const code = isAdmin ? generateOtp() : null;
+      // Asked for every address, so an admin's request does the same work as anyone's.
+      const lock = await store.getSignInLock(email);
+      const locked = isLocked(lock, t);
+      // A locked address gets no code (it could not be used while the lock lasts), but its admin one notice.
+      const code = isAdmin && !locked ? generateOtp() : null;
       const expiresAt = t + OTP_TTL_MS;
       await store.createOtp(
         { id, email, codeHash: code ? hashOtp(deps.otpSecret, id, code) : null, expiresAt, attempts: 0, consumedAt: null, createdAt: t },
-        code ? { id, refId: id, message: codeMail(email, id, code), expiresAt, createdAt: t } : undefined,
+        code ? { id, refId: id, sealed: sealMail(sealKey, id, codeMail(email, id, code)), expiresAt, createdAt: t } : undefined,
       );
-      logger.info({ otpId: id, isAdmin }, 'sign-in code requested');
-      if (code) deps.outbox.kick();
+      let notice = false;
+      if (isAdmin && locked) {
+        const noticeId = `lock-${createHash('sha256').update(email).digest('hex').slice(0, 24)}-${lock.lockedAt ?? t}`;
+        const mail = { id: noticeId, refId: id, sealed: sealMail(sealKey, noticeId, lockNotice(lock, noticeId)), expiresAt: lock.lockedUntil, createdAt: t };
+        notice = await store.enqueueMail(mail);
+      }
+      logger.info({ otpId: id, isAdmin, locked }, 'sign-in code requested');
+      if (code || notice) deps.outbox.kick();
       return id;
     },
 
-    /** Checks a code; on success the code is spent and a session starts. Every refusal is a 401 with its reason. */
+    /**
+     * Checks a code; on success the code is spent and a session starts. Every refusal is a 401 with its reason, but
+     * a locked address's: 429 (SignInLocked), its code not checked. Each attempt takes its place in the address's
+     * count before its code is checked and gives it back when the code was right (domain/sign-in-lock.ts).
+     */
     async verifyOtp(otpId: string, code: string): Promise<AdminSession> {
       const t = now();
       const before = await store.getOtp(otpId);
@@ -66,14 +115,39 @@ export function createSignIn(deps: SignInDeps) {
         logger.warn({ otpId, reason: refused }, 'sign-in code refused');
         throw new HttpError(401, refusalMessage[refused]);
       }
-      const counted = await store.countOtpAttempt(otpId, MAX_OTP_ATTEMPTS);
-      if (!counted) {
-        logger.warn({ otpId, reason: 'locked or used meanwhile' }, 'sign-in code refused');
-        throw new HttpError(401, refusalMessage.locked);
+      const email = before!.email;
+      const attemptId = randomUUID();
+      const attempt = await store.changeSignInLock(email, (stored) => takeAttempt(stored, email, attemptId, t, deps.signInLock));
+      if (!attempt.allowed) {
+        logger.warn({ otpId, lockedUntil: new Date(attempt.lock.lockedUntil).toISOString() }, 'sign-in refused: address locked');
+        throw new SignInLocked(attempt.lock, false, t);
       }
-      if (!otpMatches(deps.otpSecret, counted, code)) {
-        logger.warn({ otpId, attempts: counted.attempts }, 'wrong sign-in code');
-        throw new HttpError(401, counted.attempts >= MAX_OTP_ATTEMPTS ? refusalMessage.locked : refusalMessage.wrong);
+      // The place goes back unless the code was checked and found wrong (also when something failed on the way).
+      let verdict: 'wrong' | 'right' | 'unchecked' = 'unchecked';
+      let counted;
+      try {
+        counted = await store.countOtpAttempt(otpId, MAX_OTP_ATTEMPTS);
+        if (!counted) {
+          logger.warn({ otpId, reason: 'locked or used meanwhile' }, 'sign-in code refused');
+          throw new HttpError(401, refusalMessage.locked);
+        }
+        if (!otpMatches(deps.otpSecret, counted, code)) {
+          verdict = 'wrong';
+          logger.warn({ otpId, attempts: counted.attempts, addressFailures: attempt.record.failures }, 'wrong sign-in code');
+          if (attempt.lockStarted) {
+            const lock = attempt.record as SignInLockRecord & { lockedUntil: number };
+            logger.warn({ otpId, isAdmin: admins.has(email), locks: lock.locks, lockedUntil: new Date(lock.lockedUntil).toISOString() }, 'sign-in locked for an address');
+            throw new SignInLocked(lock, true, t);
+          }
+          throw new HttpError(401, counted.attempts >= MAX_OTP_ATTEMPTS ? refusalMessage.locked : refusalMessage.wrong);
+        }
+        verdict = 'right';
+      } finally {
+        if (verdict !== 'wrong') {
+          await store.changeSignInLock(email, (stored) => giveBack(stored, attemptId, t)).catch((err: unknown) => {
+            logger.error({ err, otpId }, 'sign-in attempt could not be given back: it stays counted as a failure');
+          });
+        }
       }
       if (!(await store.consumeOtp(otpId, t))) {
         logger.warn({ otpId, reason: 'used' }, 'sign-in code refused');
@@ -85,6 +159,9 @@ export function createSignIn(deps: SignInDeps) {
       logger.info({ otpId, expiresAt: new Date(expiresAt).toISOString() }, 'admin signed in');
       return { token, email: counted.email, expiresAt: new Date(expiresAt).toISOString() };
     },
+
+    /** Whether the address is one of ADMIN_EMAILS. */
+    isAdmin: (email: string) => admins.has(email),
 
     /** The gateway's question: is this bearer token a live session? */
     async verifySession(token: string): Promise<VerifySessionResponse> {

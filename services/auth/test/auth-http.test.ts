@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import path from 'node:path';
+import { AuthConfigResponseSchema } from '@forgeline/contracts/auth';
 import { ADMIN, SECOND_ADMIN, SERVICE_TOKEN, startAuth, type AuthHarness } from './harness.ts';
 
 const MIN = 60_000;
@@ -18,6 +19,18 @@ describe('admin sign-in over HTTP', () => {
   it('tells the login screen which address to prefill: the first admin address', async () => {
     const res = await fetch(`${auth.url}/api/admin/auth/config`);
     expect(await res.json()).toEqual({ defaultEmail: ADMIN });
+  });
+
+  it('names no address to anyone when the prefill is off (ADMIN_EMAIL_PREFILL=false), and sign-in works as before', async () => {
+    const off = await startAuth({ adminEmailPrefill: false });
+    try {
+      const res = await fetch(`${off.url}/api/admin/auth/config`);
+      expect(res.status).toBe(200);
+      expect(AuthConfigResponseSchema.parse(await res.json())).toEqual({ defaultEmail: '' });
+      expect((await off.signIn(ADMIN)).email).toBe(ADMIN);
+    } finally {
+      await off.stop();
+    }
   });
 
   it('signs an admin in with the mailed code and returns token, email and expiresAt 12 hours on', async () => {

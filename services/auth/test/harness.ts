@@ -82,6 +82,8 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
 
   return {
     url,
+    /** The app as served (its routes are read by the path-variant test). */
+    app,
     dir: tmp.dir,
     store,
     post,

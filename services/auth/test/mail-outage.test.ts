@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import Database from 'better-sqlite3';
+import mongoose from 'mongoose';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SmtpMailer } from '@forgeline/mailer/mailer';
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from '@forgeline/mailer/smtp-test-server';
@@ -9,7 +11,7 @@ import { freePort, tempDir } from '@forgeline/test-support/net';
 import { startFerretDb, type RunningFerretDb } from '@forgeline/test-support/ferretdb';
 import { createMongoAuthStore } from '../src/adapters/mongo/mongo-auth-store.ts';
 import type { AuthStore } from '../src/ports.ts';
-import { ADMIN, SERVICE_TOKEN, startAuth } from './harness.ts';
+import { ADMIN, SERVICE_TOKEN, startAuth, type AuthHarness } from './harness.ts';
 
 /*
  * Issue #19: an SMTP outage delays sign-in codes and loses none. The mail server is a real SMTP server
@@ -31,12 +33,40 @@ async function until<T>(read: () => T | Promise<T>, done: (v: T) => boolean, wha
 const ferret = await startFerretDb();
 const ferretSkip = 'skip' in ferret ? ferret.skip : null;
 if (ferretSkip) console.warn(`[auth mail outage on MongoDB] skipped: ${ferretSkip}`);
-const stores: { name: string; skip: string | null; make: () => Promise<AuthStore | undefined> }[] = [
-  { name: 'SQLite', skip: null, make: async () => undefined },
+/** A store for the app, and a reader of its outbox as stored (rows or documents), through a connection of its own. */
+type RawOutbox = (auth: AuthHarness) => Promise<Record<string, unknown>[]>;
+const stores: { name: string; skip: string | null; make: () => Promise<{ store?: AuthStore; raw: RawOutbox }> }[] = [
+  {
+    name: 'SQLite',
+    skip: null,
+    make: async () => ({
+      raw: async (auth) => {
+        const db = new Database(path.join(auth.dir, 'auth.sqlite'), { readonly: true });
+        try {
+          return db.prepare('SELECT * FROM mail_outbox').all() as Record<string, unknown>[];
+        } finally {
+          db.close();
+        }
+      },
+    }),
+  },
   {
     name: 'MongoDB (FerretDB)',
     skip: ferretSkip,
-    make: () => createMongoAuthStore(`${(ferret as RunningFerretDb).url}/auth-outage-${process.pid}-${Date.now()}`),
+    make: async () => {
+      const url = `${(ferret as RunningFerretDb).url}/auth-outage-${process.pid}-${Date.now()}`;
+      return {
+        store: await createMongoAuthStore(url),
+        raw: async () => {
+          const conn = await mongoose.createConnection(url).asPromise();
+          try {
+            return await conn.db!.collection('auth_mail_outbox').find().toArray();
+          } finally {
+            await conn.close();
+          }
+        },
+      };
+    },
   },
 ];
 
@@ -60,7 +90,7 @@ describe('sign-in codes while the mail server is out', () => {
       const received: ReceivedMail[] = [];
       const mailer = new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Forgeline Parts <no-reply@forgeline.parts>');
       cleanups.push(() => mailer.close());
-      const store = await make();
+      const { store, raw } = await make();
       const auth = await startAuth({ mailer, logger, now: () => Date.now(), outbox: { baseDelayMs: 50, maxDelayMs: 200, pollMs: 50 }, ...(store ? { store } : {}) });
       cleanups.push(() => auth.stop());
 
@@ -76,6 +106,11 @@ describe('sign-in codes while the mail server is out', () => {
       await until(() => logs.filter((l) => l.msg.startsWith('mail server still unreachable')).length, (n) => n >= 2, 'retries');
       expect(await auth.store.pendingMails()).toBe(1);
       expect(received).toEqual([]);
+      // What waits is sealed: neither the code nor the address nor the text is readable in the stored row.
+      const waiting = await raw(auth);
+      expect(waiting.map((m) => m._id ?? m.id)).toEqual([sessionId]);
+      const atRest = JSON.stringify(waiting);
+      for (const clear of ['sign-in code', ADMIN]) expect(atRest).not.toContain(clear);
 
       let smtp: TestSmtp | undefined = await startTestSmtp(received, port);
       cleanups.push(() => smtp?.stop());
@@ -83,6 +118,8 @@ describe('sign-in codes while the mail server is out', () => {
       expect(mail!.messageId).toBe(`<otp-${sessionId}@forgeline.parts>`);
       expect(mail!.to).toEqual([ADMIN]);
       await until(() => auth.store.pendingMails(), (n) => n === 0, 'the outbox to empty');
+      expect(atRest).not.toContain(codeIn(mail!));
+      expect(await raw(auth)).toEqual([]); // sent: deleted
       // The mailed code works.
       const signedIn = await auth.post('/api/admin/auth/verify-otp', { sessionId, otp: codeIn(mail!) });
       expect(signedIn.status).toBe(200);

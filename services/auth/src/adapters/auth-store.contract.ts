@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, OutboxMailRecord, SessionRecord } from '../ports.ts';
+import { DEFAULT_SIGN_IN_LOCK, takeAttempt, type SignInLockRecord } from '../domain/sign-in-lock.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
@@ -17,7 +18,8 @@ const otp = (over: Partial<OtpRecord> = {}): OtpRecord => ({
 const mailFor = (r: OtpRecord, over: Partial<OutboxMailRecord> = {}): OutboxMailRecord => ({
   id: r.id,
   refId: r.id,
-  message: { to: r.email, subject: 'Your code', text: 'Your code is 123456', messageId: `<otp-${r.id}@forgeline.parts>` },
+  // The store keeps what it is given; the app gives it sealed mails only (domain/mail-seal.ts).
+  sealed: `v1.${randomUUID()}.${randomUUID()}`,
   expiresAt: r.expiresAt,
   createdAt: r.createdAt,
   ...over,
@@ -57,12 +59,21 @@ const audit = (over: Partial<AuditRecord> = {}): AuditRecord => ({
 });
 
 /** The AuthStore contract: every adapter must pass it (sqlite always, mongo against FerretDB when it can start). */
-export function describeAuthStore(name: string, factory: () => Promise<{ store: AuthStore; cleanup: () => Promise<void> }>) {
+export function describeAuthStore(
+  name: string,
+  factory: () => Promise<{
+    store: AuthStore;
+    cleanup: () => Promise<void>;
+    /** A second store on the same data, as another replica opens it; absent where that cannot be atomic (FerretDB 1.x). */
+    replica?: () => Promise<AuthStore>;
+  }>,
+) {
   describe(`AuthStore (${name})`, () => {
     let store: AuthStore;
     let cleanup: () => Promise<void>;
+    let replica: (() => Promise<AuthStore>) | undefined;
     beforeAll(async () => {
-      ({ store, cleanup } = await factory());
+      ({ store, cleanup, replica } = await factory());
     });
     afterAll(async () => {
       await store?.close();
@@ -105,23 +116,24 @@ export function describeAuthStore(name: string, factory: () => Promise<{ store: 
     it("keeps a code's mail with its request, hands it to one claimer at a time and forgets it once sent", async () => {
       const r = otp({ email: `a-${randomUUID().slice(0, 8)}@example.com` });
       const before = await store.pendingMails();
-      await store.createOtp(r, mailFor(r));
+      const mail = mailFor(r);
+      await store.createOtp(r, mail);
       expect(await store.getOtp(r.id)).toEqual(r);
       expect(await store.pendingMails()).toBe(before + 1);
       const now = new Date(T0 + 1);
       const claims = await Promise.all([store.claimDueMails(now, 50, 1_000), store.claimDueMails(now, 50, 1_000), store.claimDueMails(now, 50, 1_000)]);
       const mine = claims.flat().filter((m) => m.id === r.id);
-      expect(mine).toEqual([{ id: r.id, refId: r.id, message: mailFor(r).message, attempts: 1 }]);
+      expect(mine).toEqual([{ id: r.id, refId: r.id, sealed: mail.sealed, attempts: 1 }]);
       // Leased: nobody else gets it until the lease ends; then it is claimed again (its claimer died).
       expect((await store.claimDueMails(new Date(T0 + 500), 50, 1_000)).some((m) => m.id === r.id)).toBe(false);
       const again = (await store.claimDueMails(new Date(T0 + 1_001), 50, 1_000)).find((m) => m.id === r.id);
       expect(again?.attempts).toBe(2);
-      await store.markSent(r.id, new Date(T0 + 1_002));
+      await store.deleteMail(r.id); // sent
       expect(await store.pendingMails()).toBe(before);
       expect((await store.claimDueMails(new Date(T0 + 5_000), 50, 1_000)).some((m) => m.id === r.id)).toBe(false);
     });
 
-    it('retries a failed mail when it comes due, never hands out one whose code expired, and purges it', async () => {
+    it('retries a failed mail when it comes due, and deletes one whose code expired instead of handing it out', async () => {
       const r = otp({ expiresAt: T0 + 60_000 });
       await store.createOtp(r, mailFor(r));
       const first = (await store.claimDueMails(new Date(T0), 50, 30_000)).find((m) => m.id === r.id);
@@ -132,10 +144,76 @@ export function describeAuthStore(name: string, factory: () => Promise<{ store: 
       const retry = (await store.claimDueMails(new Date(T0 + 2_000), 50, 30_000)).find((m) => m.id === r.id);
       expect(retry?.attempts).toBe(2);
       await store.markFailed(r.id, new Date(T0 + 4_000), 'still down');
-      expect((await store.claimDueMails(new Date(T0 + 60_000), 50, 30_000)).some((m) => m.id === r.id)).toBe(false);
       const pending = await store.pendingMails();
-      expect(await store.purgeExpired(T0 + 60_000)).toBeGreaterThanOrEqual(2); // the code and its mail
-      expect(await store.pendingMails()).toBeLessThan(pending);
+      expect((await store.claimDueMails(new Date(T0 + 60_000), 50, 30_000)).some((m) => m.id === r.id)).toBe(false);
+      expect(await store.pendingMails()).toBeLessThan(pending); // gone at the first claim past its expiry
+      expect(await store.purgeExpired(T0 + 60_000)).toBeGreaterThanOrEqual(1); // the code
+      expect(await store.getOtp(r.id)).toBeNull();
+    });
+
+    it('adds a mail of its own once by id (a lock notice) and hands it out like a code mail', async () => {
+      const id = `lock-${randomUUID()}`;
+      const mail: OutboxMailRecord = { id, refId: randomUUID(), sealed: 'v1.a.b', expiresAt: T0 + 900_000, createdAt: T0 };
+      expect(await store.enqueueMail(mail)).toBe(true);
+      expect(await store.enqueueMail({ ...mail, sealed: 'v1.c.d' })).toBe(false);
+      const claimed = (await store.claimDueMails(new Date(T0 + 1), 50, 1_000)).filter((m) => m.id === id);
+      expect(claimed).toEqual([{ id, refId: mail.refId, sealed: 'v1.a.b', attempts: 1 }]);
+      await store.deleteMail(id);
+    });
+
+    it('changes a sign-in lock record atomically: creates, reads, lists, leaves, deletes', async () => {
+      const email = `lock-${randomUUID().slice(0, 8)}@example.com`;
+      expect(await store.getSignInLock(email)).toBeNull();
+      const record: SignInLockRecord = { email, failures: 1, windowStart: T0, locks: 0, lockedAt: null, lockedUntil: null, lockedBy: null, forgetAt: T0 + 86_400_000 };
+      expect(await store.changeSignInLock(email, (stored) => ({ next: record, result: stored }))).toBeNull();
+      expect(await store.getSignInLock(email)).toEqual(record);
+      const locked = { ...record, failures: 10, locks: 1, lockedAt: T0 + 5, lockedUntil: T0 + 900_005, lockedBy: 'attempt-1', forgetAt: T0 + 87_300_005 };
+      expect(await store.changeSignInLock(email, (stored) => ({ next: locked, result: stored?.failures }))).toBe(1);
+      expect(await store.getSignInLock(email)).toEqual(locked);
+      expect((await store.listSignInLocks()).find((r) => r.email === email)).toEqual(locked);
+      expect(await store.changeSignInLock(email, () => ({ next: undefined, result: 'left' }))).toBe('left');
+      expect(await store.getSignInLock(email)).toEqual(locked);
+      await store.changeSignInLock(email, () => ({ next: null, result: undefined }));
+      expect(await store.getSignInLock(email)).toBeNull();
+      expect(await store.changeSignInLock(email, (stored) => ({ next: null, result: stored }))).toBeNull(); // nothing to delete
+    });
+
+    it('counts concurrent failed codes for one address exactly, and locks it once', async () => {
+      const email = `busy-${randomUUID().slice(0, 8)}@example.com`;
+      const results = await Promise.all(
+        Array.from({ length: 14 }, (_, i) => store.changeSignInLock(email, (stored) => takeAttempt(stored, email, `a${i}`, T0, DEFAULT_SIGN_IN_LOCK))),
+      );
+      expect(results.filter((r) => r.allowed)).toHaveLength(DEFAULT_SIGN_IN_LOCK.afterFailures);
+      expect(results.filter((r) => r.allowed && r.lockStarted)).toHaveLength(1);
+      expect(results.filter((r) => !r.allowed)).toHaveLength(14 - DEFAULT_SIGN_IN_LOCK.afterFailures);
+      expect(await store.getSignInLock(email)).toMatchObject({ failures: DEFAULT_SIGN_IN_LOCK.afterFailures, locks: 1, lockedUntil: T0 + DEFAULT_SIGN_IN_LOCK.firstLockMs });
+    });
+
+    it('counts failed codes sent to two replicas at once exactly', async (ctx) => {
+      if (!replica) return ctx.skip(`no second store on the same data for ${name}: its test server does not make concurrent writes atomic`);
+      const other = await replica();
+      try {
+        const email = `both-${randomUUID().slice(0, 8)}@example.com`;
+        const policy = { ...DEFAULT_SIGN_IN_LOCK, afterFailures: 30 };
+        const results = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => (i % 2 ? other : store).changeSignInLock(email, (stored) => takeAttempt(stored, email, `r${i}`, T0, policy))),
+        );
+        expect(results.every((r) => r.allowed)).toBe(true);
+        expect((await store.getSignInLock(email))?.failures).toBe(24);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('forgets a sign-in count at its time, keeping live ones', async () => {
+      const base = { failures: 3, windowStart: T0, locks: 0, lockedAt: null, lockedUntil: null, lockedBy: null };
+      const gone = `gone-${randomUUID().slice(0, 8)}@example.com`;
+      const kept = `kept-${randomUUID().slice(0, 8)}@example.com`;
+      await store.changeSignInLock(gone, () => ({ next: { ...base, email: gone, forgetAt: T0 + 1_000 }, result: undefined }));
+      await store.changeSignInLock(kept, () => ({ next: { ...base, email: kept, forgetAt: T0 + 1_001 }, result: undefined }));
+      expect(await store.purgeExpired(T0 + 1_000)).toBeGreaterThanOrEqual(1);
+      expect(await store.getSignInLock(gone)).toBeNull();
+      expect(await store.getSignInLock(kept)).not.toBeNull();
     });
 
     it('stores sessions by token hash and revokes them once', async () => {

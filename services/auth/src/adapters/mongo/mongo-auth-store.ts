@@ -1,7 +1,6 @@
 import mongoose, { Schema } from 'mongoose';
-import type { MailMessage } from '@forgeline/mailer/mailer';
-import type { ClaimedMail } from '@forgeline/mailer/outbox';
-import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, SessionRecord } from '../../ports.ts';
+import type { SignInLockRecord } from '../../domain/sign-in-lock.ts';
+import type { ApiKeyRecord, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, OutboxMailRecord, SessionRecord } from '../../ports.ts';
 
 const otpSchema = new Schema(
   {
@@ -19,7 +18,8 @@ const mailSchema = new Schema(
   {
     _id: { type: String, required: true },
     refId: { type: String, required: true },
-    message: { type: Schema.Types.Mixed, required: true },
+    /** The mail, sealed (domain/mail-seal.ts). */
+    sealed: { type: String, required: true },
     attempts: { type: Number, required: true, default: 0 },
     nextAttemptAt: { type: Number, required: true, index: true },
     leaseUntil: { type: Number, required: true, default: 0 },
@@ -32,9 +32,38 @@ const mailSchema = new Schema(
 interface MailDoc {
   _id: string;
   refId: string;
-  message: MailMessage;
+  sealed: string;
   attempts: number;
 }
+const lockSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the address
+    failures: { type: Number, required: true },
+    windowStart: { type: Number, required: true },
+    locks: { type: Number, required: true },
+    lockedAt: { type: Number, default: null },
+    lockedUntil: { type: Number, default: null },
+    lockedBy: { type: String, default: null },
+    forgetAt: { type: Number, required: true, index: true },
+    /** Bumped by every change: a change is written only over the version it was computed from. */
+    version: { type: Number, required: true },
+  },
+  { versionKey: false, collection: 'auth_sign_in_locks' },
+);
+interface LockDoc extends Omit<SignInLockRecord, 'email'> {
+  _id: string;
+  version: number;
+}
+const toLock = ({ _id, version: _v, ...d }: LockDoc): SignInLockRecord => ({
+  email: _id,
+  failures: d.failures,
+  windowStart: d.windowStart,
+  locks: d.locks,
+  lockedAt: d.lockedAt ?? null,
+  lockedUntil: d.lockedUntil ?? null,
+  lockedBy: d.lockedBy ?? null,
+  forgetAt: d.forgetAt,
+});
 const sessionSchema = new Schema(
   {
     _id: { type: String, required: true }, // sha256 of the token
@@ -146,6 +175,26 @@ function keyedQueue() {
 
 const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
 
+const mailDoc = (mail: OutboxMailRecord) => ({
+  _id: mail.id,
+  refId: mail.refId,
+  sealed: mail.sealed,
+  attempts: 0,
+  nextAttemptAt: mail.createdAt,
+  leaseUntil: 0,
+  expiresAt: mail.expiresAt,
+  createdAt: mail.createdAt,
+});
+const lockFields = (r: SignInLockRecord) => ({
+  failures: r.failures,
+  windowStart: r.windowStart,
+  locks: r.locks,
+  lockedAt: r.lockedAt,
+  lockedUntil: r.lockedUntil,
+  lockedBy: r.lockedBy,
+  forgetAt: r.forgetAt,
+});
+
 /** Auth storage in MongoDB (MONGO_URL) through mongoose; every check-and-change is one conditional update. */
 export async function createMongoAuthStore(url: string): Promise<AuthStore> {
   const serial = keyedQueue();
@@ -156,33 +205,35 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
   const ApiKey = conn.model('AuthApiKey', apiKeySchema);
   const Audit = conn.model('AuthAuditEntry', auditSchema);
   const Mail = conn.model('AuthOutboxMail', mailSchema);
-  await Promise.all([Otp.init(), Session.init(), Rate.init(), ApiKey.init(), Audit.init(), Mail.init()]);
+  const Lock = conn.model('AuthSignInLock', lockSchema);
+  await Promise.all([Otp.init(), Session.init(), Rate.init(), ApiKey.init(), Audit.init(), Mail.init(), Lock.init()]);
+  // Mails stored before the outbox was sealed held their code in clear: they go (a new request sends a new code).
+  await Mail.deleteMany({ sealed: { $exists: false } });
 
   return {
     async createOtp(r, mail) {
       const { id, ...rest } = r;
       // The code request first: a mail without its request would carry a code that never verifies.
       await Otp.create({ _id: id, ...rest });
-      if (mail) {
-        await Mail.create({
-          _id: mail.id,
-          refId: mail.refId,
-          message: mail.message,
-          attempts: 0,
-          nextAttemptAt: mail.createdAt,
-          leaseUntil: 0,
-          expiresAt: mail.expiresAt,
-          createdAt: mail.createdAt,
-        });
+      if (mail) await Mail.create(mailDoc(mail));
+    },
+    async enqueueMail(mail) {
+      try {
+        await Mail.create(mailDoc(mail));
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
       }
     },
     async claimDueMails(now, limit, leaseMs) {
       const t = now.getTime();
+      await Mail.deleteMany({ expiresAt: { $lte: t } }); // past their expiry: never sent, and not kept
       const candidates = await Mail.find({ nextAttemptAt: { $lte: t }, leaseUntil: { $lte: t }, expiresAt: { $gt: t } })
         .sort({ nextAttemptAt: 1, _id: 1 })
         .limit(limit * 4) // more than asked: simultaneous claimers skip each other's and take the next ones
         .lean<MailDoc[]>();
-      const claimed: ClaimedMail[] = [];
+      const claimed: ClaimedSealedMail[] = [];
       for (const d of candidates) {
         if (claimed.length >= limit) break;
         // A conditional update on the attempt count: of two claimers, one changes the document.
@@ -193,11 +244,11 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
           );
           return res.modifiedCount === 1;
         });
-        if (won) claimed.push({ id: d._id, refId: d.refId, message: d.message, attempts: d.attempts + 1 });
+        if (won) claimed.push({ id: d._id, refId: d.refId, sealed: d.sealed, attempts: d.attempts + 1 });
       }
       return claimed;
     },
-    async markSent(id) {
+    async deleteMail(id) {
       await Mail.deleteOne({ _id: id });
     },
     async markFailed(id, nextAttemptAt, error) {
@@ -311,14 +362,49 @@ export async function createMongoAuthStore(url: string): Promise<AuthStore> {
     async resetHits(key) {
       await Rate.deleteMany({ key });
     },
+    changeSignInLock(email, change) {
+      // Optimistic: the change is written only over the version it was computed from, else computed again. MongoDB
+      // makes each conditional write atomic across replicas; the queue keeps this process's own changes in line.
+      return serial(`lock:${email}`, async () => {
+        for (let round = 0; round < 50; round++) {
+          const doc = await Lock.findById(email).lean<LockDoc>();
+          const { next, result } = change(doc ? toLock(doc) : null);
+          if (next === undefined) return result;
+          if (!doc) {
+            if (next === null) return result;
+            try {
+              await Lock.create({ ...lockFields(next), _id: email, version: 1 });
+              return result;
+            } catch (err) {
+              if (isDuplicateKey(err)) continue; // another replica created it first
+              throw err;
+            }
+          }
+          const done =
+            next === null
+              ? (await Lock.deleteOne({ _id: email, version: doc.version })).deletedCount === 1
+              : (await Lock.updateOne({ _id: email, version: doc.version }, { $set: { ...lockFields(next), version: doc.version + 1 } })).modifiedCount === 1;
+          if (done) return result;
+        }
+        throw new Error(`sign-in lock of ${email}: too many concurrent changes`);
+      });
+    },
+    async getSignInLock(email) {
+      const d = await Lock.findById(email).lean<LockDoc>();
+      return d ? toLock(d) : null;
+    },
+    async listSignInLocks() {
+      return (await Lock.find().sort({ _id: 1 }).lean<LockDoc[]>()).map(toLock);
+    },
     async purgeExpired(now) {
-      const [a, b, c, d] = await Promise.all([
+      const [a, b, c, d, e] = await Promise.all([
         Otp.deleteMany({ expiresAt: { $lte: now } }),
         Session.deleteMany({ $or: [{ expiresAt: { $lte: now } }, { revokedAt: { $ne: null } }] }),
         Rate.deleteMany({ resetAt: { $lte: now } }),
         Mail.deleteMany({ expiresAt: { $lte: now } }),
+        Lock.deleteMany({ forgetAt: { $lte: now } }),
       ]);
-      return a.deletedCount + b.deletedCount + c.deletedCount + d.deletedCount;
+      return a.deletedCount + b.deletedCount + c.deletedCount + d.deletedCount + e.deletedCount;
     },
     async ping() {
       await conn.db!.admin().ping();

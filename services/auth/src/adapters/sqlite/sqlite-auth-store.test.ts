@@ -5,5 +5,6 @@ import { createSqliteAuthStore } from './sqlite-auth-store.ts';
 
 describeAuthStore('sqlite', async () => {
   const tmp = tempDir('forgeline-auth-store-');
-  return { store: createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite')), cleanup: async () => tmp.remove() };
+  const file = path.join(tmp.dir, 'auth.sqlite');
+  return { store: createSqliteAuthStore(file), cleanup: async () => tmp.remove(), replica: async () => createSqliteAuthStore(file) };
 });

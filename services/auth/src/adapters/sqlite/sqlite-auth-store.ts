@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
-import type { ClaimedMail } from '@forgeline/mailer/outbox';
-import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, RateHit, SessionRecord } from '../../ports.ts';
+import type { SignInLockRecord } from '../../domain/sign-in-lock.ts';
+import type { ApiKeyRecord, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, RateHit, SessionRecord } from '../../ports.ts';
 
 interface OtpRow {
   id: string;
@@ -15,8 +15,18 @@ interface OtpRow {
 interface MailRow {
   id: string;
   ref_id: string;
-  message: string;
+  sealed: string;
   attempts: number;
+}
+interface LockRow {
+  email: string;
+  failures: number;
+  window_start: number;
+  locks: number;
+  locked_at: number | null;
+  locked_until: number | null;
+  locked_by: string | null;
+  forget_at: number;
 }
 interface SessionRow {
   token_hash: string;
@@ -58,6 +68,16 @@ const toOtp = (r: OtpRow): OtpRecord => ({
   consumedAt: r.consumed_at,
   createdAt: r.created_at,
 });
+const toLock = (r: LockRow): SignInLockRecord => ({
+  email: r.email,
+  failures: r.failures,
+  windowStart: r.window_start,
+  locks: r.locks,
+  lockedAt: r.locked_at,
+  lockedUntil: r.locked_until,
+  lockedBy: r.locked_by,
+  forgetAt: r.forget_at,
+});
 const toSession = (r: SessionRow): SessionRecord => ({
   tokenHash: r.token_hash,
   email: r.email,
@@ -96,6 +116,10 @@ export function createSqliteAuthStore(file: string): AuthStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
+  // Files made before the outbox was sealed held code mails in clear (a `message` column): that table goes, and
+  // with it any code not yet mailed (at most ten minutes' worth; a new request sends a new one).
+  const mailColumns = db.prepare<[], { name: string }>('PRAGMA table_info(mail_outbox)').all();
+  if (mailColumns.some((c) => c.name === 'message')) db.exec('DROP TABLE mail_outbox');
   db.exec(`
     CREATE TABLE IF NOT EXISTS otp_requests (
       id TEXT PRIMARY KEY,
@@ -110,7 +134,7 @@ export function createSqliteAuthStore(file: string): AuthStore {
     CREATE TABLE IF NOT EXISTS mail_outbox (
       id TEXT PRIMARY KEY,
       ref_id TEXT NOT NULL,
-      message TEXT NOT NULL,
+      sealed TEXT NOT NULL,
       attempts INTEGER NOT NULL DEFAULT 0,
       next_attempt_at INTEGER NOT NULL,
       lease_until INTEGER NOT NULL DEFAULT 0,
@@ -151,6 +175,17 @@ export function createSqliteAuthStore(file: string): AuthStore {
       request_id TEXT
     );
     CREATE INDEX IF NOT EXISTS audit_log_at ON audit_log (at, id);
+    CREATE TABLE IF NOT EXISTS sign_in_locks (
+      email TEXT PRIMARY KEY,
+      failures INTEGER NOT NULL,
+      window_start INTEGER NOT NULL,
+      locks INTEGER NOT NULL,
+      locked_at INTEGER,
+      locked_until INTEGER,
+      locked_by TEXT,
+      forget_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS sign_in_locks_forget ON sign_in_locks (forget_at);
     CREATE TABLE IF NOT EXISTS rate_windows (
       key TEXT NOT NULL,
       window_start INTEGER NOT NULL,
@@ -171,11 +206,15 @@ export function createSqliteAuthStore(file: string): AuthStore {
     ),
     getOtp: db.prepare<[string], OtpRow>('SELECT * FROM otp_requests WHERE id = ?'),
     insertMail: db.prepare(
-      `INSERT INTO mail_outbox (id, ref_id, message, attempts, next_attempt_at, lease_until, expires_at, created_at)
-       VALUES (@id, @refId, @message, 0, @createdAt, 0, @expiresAt, @createdAt)`,
+      `INSERT INTO mail_outbox (id, ref_id, sealed, attempts, next_attempt_at, lease_until, expires_at, created_at)
+       VALUES (@id, @refId, @sealed, 0, @createdAt, 0, @expiresAt, @createdAt)`,
+    ),
+    enqueueMail: db.prepare(
+      `INSERT OR IGNORE INTO mail_outbox (id, ref_id, sealed, attempts, next_attempt_at, lease_until, expires_at, created_at)
+       VALUES (@id, @refId, @sealed, 0, @createdAt, 0, @expiresAt, @createdAt)`,
     ),
     dueMails: db.prepare<[number, number, number, number], MailRow>(
-      `SELECT id, ref_id, message, attempts FROM mail_outbox
+      `SELECT id, ref_id, sealed, attempts FROM mail_outbox
        WHERE next_attempt_at <= ? AND lease_until <= ? AND expires_at > ?
        ORDER BY next_attempt_at, id LIMIT ?`,
     ),
@@ -184,6 +223,16 @@ export function createSqliteAuthStore(file: string): AuthStore {
     failMail: db.prepare<[number, string, string]>('UPDATE mail_outbox SET next_attempt_at = ?, lease_until = 0, last_error = ? WHERE id = ?'),
     countMails: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM mail_outbox'),
     purgeMails: db.prepare<[number]>('DELETE FROM mail_outbox WHERE expires_at <= ?'),
+    getLock: db.prepare<[string], LockRow>('SELECT * FROM sign_in_locks WHERE email = ?'),
+    listLocks: db.prepare<[], LockRow>('SELECT * FROM sign_in_locks ORDER BY email'),
+    putLock: db.prepare(
+      `INSERT INTO sign_in_locks (email, failures, window_start, locks, locked_at, locked_until, locked_by, forget_at)
+       VALUES (@email, @failures, @windowStart, @locks, @lockedAt, @lockedUntil, @lockedBy, @forgetAt)
+       ON CONFLICT (email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start, locks = excluded.locks,
+         locked_at = excluded.locked_at, locked_until = excluded.locked_until, locked_by = excluded.locked_by, forget_at = excluded.forget_at`,
+    ),
+    deleteLock: db.prepare<[string]>('DELETE FROM sign_in_locks WHERE email = ?'),
+    purgeLocks: db.prepare<[number]>('DELETE FROM sign_in_locks WHERE forget_at <= ?'),
     countAttempt: db.prepare<[string, number], OtpRow>(
       `UPDATE otp_requests SET attempts = attempts + 1
        WHERE id = ? AND consumed_at IS NULL AND attempts < ? RETURNING *`,
@@ -227,21 +276,25 @@ export function createSqliteAuthStore(file: string): AuthStore {
     async createOtp(record, mail) {
       db.transaction(() => {
         q.insertOtp.run(record);
-        if (mail) q.insertMail.run({ ...mail, message: JSON.stringify(mail.message) });
+        if (mail) q.insertMail.run(mail);
       })();
+    },
+    async enqueueMail(mail) {
+      return q.enqueueMail.run(mail).changes === 1;
     },
     async claimDueMails(now, limit, leaseMs) {
       const t = now.getTime();
       // IMMEDIATE: the write lock is taken before the read, so two processes never claim the same mail.
       return db
-        .transaction((): ClaimedMail[] => {
+        .transaction((): ClaimedSealedMail[] => {
+          q.purgeMails.run(t); // past their expiry: never sent, and not kept
           const rows = q.dueMails.all(t, t, t, limit);
           for (const r of rows) q.leaseMail.run(t + leaseMs, r.id);
-          return rows.map((r) => ({ id: r.id, refId: r.ref_id, message: JSON.parse(r.message), attempts: r.attempts + 1 }));
+          return rows.map((r) => ({ id: r.id, refId: r.ref_id, sealed: r.sealed, attempts: r.attempts + 1 }));
         })
         .immediate();
     },
-    async markSent(id) {
+    async deleteMail(id) {
       q.deleteMail.run(id);
     },
     async markFailed(id, nextAttemptAt, error) {
@@ -335,10 +388,33 @@ export function createSqliteAuthStore(file: string): AuthStore {
     async resetHits(key) {
       q.resetHits.run(key);
     },
+    async changeSignInLock(email, change) {
+      // IMMEDIATE: read and write under the write lock, so replicas sharing the file count one after another.
+      return db
+        .transaction(() => {
+          const row = q.getLock.get(email);
+          const { next, result } = change(row ? toLock(row) : null);
+          if (next === null) q.deleteLock.run(email);
+          else if (next !== undefined) q.putLock.run({ ...next, email });
+          return result;
+        })
+        .immediate();
+    },
+    async getSignInLock(email) {
+      const row = q.getLock.get(email);
+      return row ? toLock(row) : null;
+    },
+    async listSignInLocks() {
+      return q.listLocks.all().map(toLock);
+    },
     async purgeExpired(now) {
       return db.transaction(
         () =>
-          q.purgeOtps.run(now).changes + q.purgeMails.run(now).changes + q.purgeSessions.run(now).changes + q.purgeRates.run(now).changes,
+          q.purgeOtps.run(now).changes +
+          q.purgeMails.run(now).changes +
+          q.purgeSessions.run(now).changes +
+          q.purgeRates.run(now).changes +
+          q.purgeLocks.run(now).changes,
       )();
     },
     async ping() {

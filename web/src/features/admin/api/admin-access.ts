@@ -3,6 +3,8 @@ import type {
   ApiKeyScope,
   AuditListResponse,
   CreateApiKeyResponse,
+  LiftSignInLockResponse,
+  SignInLockListResponse,
 } from '@forgeline/contracts/admin-access';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../../lib/api-client.ts';
@@ -61,5 +63,28 @@ export function useAuditLog(f: AuditFilters) {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: Boolean(session),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/admin/sign-in-locks: admin addresses with wrong codes counted, locked ones first. */
+export function useSignInLocks() {
+  const { adminFetch, session } = useAdminSession();
+  return useQuery({
+    queryKey: [ADMIN_QUERY_KEY, 'sign-in-locks'],
+    queryFn: () => adminFetch<SignInLockListResponse>('/api/admin/sign-in-locks'),
+    enabled: Boolean(session),
+  });
+}
+
+/** DELETE /api/admin/sign-in-locks/{email}: the lock ends and the count is forgotten (never one's own). */
+export function useLiftSignInLock() {
+  const { adminFetch } = useAdminSession();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (email: string) => adminFetch<LiftSignInLockResponse>(`/api/admin/sign-in-locks/${encodeURIComponent(email)}`, { method: 'DELETE' }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: [ADMIN_QUERY_KEY, 'sign-in-locks'] });
+      void client.invalidateQueries({ queryKey: [ADMIN_QUERY_KEY, 'audit'] });
+    },
   });
 }

@@ -4,6 +4,7 @@ import { Dialog } from 'radix-ui';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
@@ -226,46 +227,28 @@ function KeyTable({ keys }: { keys: ApiKey[] }) {
 }
 
 function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
-  const [open, setOpen] = useState(false);
   const revoke = useRevokeApiKey();
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Revoke ${apiKey.name}`}>
           Revoke
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/60" />
-        <Dialog.Content
-          role="alertdialog"
-          className="fixed left-1/2 top-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none"
-        >
-          <Dialog.Title className="font-display text-lg font-extrabold uppercase text-ink">Revoke “{apiKey.name}”?</Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm text-steel">
-            Calls with this key are refused from now on. This cannot be undone; the system using it will need a new key.
-          </Dialog.Description>
-          <div className="mt-6 flex justify-end gap-2">
-            <Dialog.Close asChild>
-              <Button variant="outline">Cancel</Button>
-            </Dialog.Close>
-            <Button
-              disabled={revoke.isPending}
-              onClick={() =>
-                revoke.mutate(apiKey.id, {
-                  onSuccess: () => {
-                    setOpen(false);
-                    toast.success('Key revoked', { description: apiKey.name });
-                  },
-                  onError: (err) => toast.error('The key was not revoked', { description: errorText(err) }),
-                })
-              }
-            >
-              {revoke.isPending ? 'Revoking…' : 'Revoke key'}
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={`Revoke “${apiKey.name}”?`}
+      description="Calls with this key are refused from now on. This cannot be undone; the system using it will need a new key."
+      confirmLabel="Revoke key"
+      pendingLabel="Revoking…"
+      pending={revoke.isPending}
+      onConfirm={(close) =>
+        revoke.mutate(apiKey.id, {
+          onSuccess: () => {
+            close();
+            toast.success('Key revoked', { description: apiKey.name });
+          },
+          onError: (err) => toast.error('The key was not revoked', { description: errorText(err) }),
+        })
+      }
+    />
   );
 }

@@ -9,11 +9,15 @@ import { serverMessage } from '../../../lib/api-error.ts';
 import { formatDateTime } from '../../../lib/format-date-time.ts';
 import { AdminTable } from './admin-table.tsx';
 import { useAuditLog, type AuditFilters } from '../api/admin-access.ts';
+import { useAdminSession } from '../hooks/use-admin-session.tsx';
+import { SignInLocks } from './sign-in-locks.tsx';
 
 /** The action names staff filter on most (any text is accepted too: a name or its start, e.g. "catalog."). */
 export const AUDIT_ACTIONS = [
   'sign-in',
   'sign-in.refused',
+  'sign-in.locked',
+  'sign-in.unlocked',
   'sign-out',
   'catalog.',
   'catalog.import',
@@ -34,6 +38,7 @@ const KIND_LABEL: Record<AuditEntry['actorKind'], string> = { admin: 'staff', ap
 /** Who did what, when and from where: sign-ins, uploads, imports, edits, quote changes, keys and their calls. */
 export default function AuditLogTab() {
   const ids = useId();
+  const { session } = useAdminSession();
   const [draft, setDraft] = useState<AuditFilters>(EMPTY);
   const [filters, setFilters] = useState<AuditFilters>(EMPTY);
   const log = useAuditLog(filters);
@@ -50,6 +55,8 @@ export default function AuditLogTab() {
 
   return (
     <div className="space-y-6">
+      <SignInLocks me={session?.email ?? ''} />
+      <h2 className="font-display text-xl font-bold uppercase text-ink">Audit log</h2>
       <form onSubmit={apply} aria-label="Audit log filters" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <label className="text-sm font-semibold text-ink" htmlFor={`${ids}-actor`}>
           Who

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { auditAction } from './audit-sink.ts';
+
+describe('auditAction', () => {
+  it('names staff calls by what they did, writes apart from reads', () => {
+    expect(auditAction('DELETE', '/api/admin/sign-in-locks/ops%40example.com')).toBe('sign-in.unlock');
+    expect(auditAction('GET', '/api/admin/sign-in-locks')).toBe('sign-in-lock.list');
+    expect(auditAction('DELETE', '/api/admin/api-keys/k1')).toBe('api-key.revoke');
+    expect(auditAction('POST', '/api/admin/api-keys')).toBe('api-key.create');
+    expect(auditAction('PATCH', '/api/admin/products/p1')).toBe('product.update');
+    expect(auditAction('GET', '/api/admin/catalog/export.csv')).toBe('catalog.export');
+    expect(auditAction('POST', '/api/admin/quotes/q1/reply')).toBe('quote.reply');
+  });
+
+  it('names an unknown call by its method and first segments', () => {
+    expect(auditAction('POST', '/api/admin/something/new/deep')).toBe('post /api/admin/something');
+  });
+});
