@@ -15,7 +15,7 @@ import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertio
 import { tempDir } from '@forgeline/test-support/net';
 import { eventually } from '@forgeline/test-support/eventually';
 import { missingServers, startCluster, type Cluster, type ClusterInfo } from '../scripts/lib/cluster.ts';
-import { composeEnvironment, interpolate, localEnvironment, readCompose } from '../scripts/lib/cluster-env.ts';
+import { composeEnvironment, interpolate, launcherVariables, LAUNCHER_SECRETS, localEnvironment, readCompose } from '../scripts/lib/cluster-env.ts';
 import { ensureWebBuilt } from '../scripts/lib/stack.ts';
 
 /**
@@ -56,14 +56,37 @@ interface MailSummary {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the cluster's environment: compose's, with only addresses, ports and paths changed", () => {
-  it('fills ${NAME:-default}, ${NAME-default}, ${NAME} and $$ as compose does', () => {
+  it('fills ${NAME:-default}, ${NAME-default}, ${NAME:?message}, ${NAME} and $$ as compose does', () => {
     const vars = { SET: 'x', EMPTY: '' };
     expect(interpolate('${SET:-d} ${EMPTY:-d} ${EMPTY-d} ${UNSET-d} ${UNSET} $SET $$SET', vars)).toBe('x d  d  x $SET');
+    expect(interpolate('${SET:?set SET in .env} ${EMPTY?only when unset}', vars)).toBe('x ');
+    expect(() => interpolate('${EMPTY:?set EMPTY in .env}', vars)).toThrow('required variable EMPTY is missing a value: set EMPTY in .env');
+    expect(() => interpolate('${UNSET?say so}', vars)).toThrow('required variable UNSET is missing a value: say so');
+  });
+
+  it("gives compose's required secrets from the data folder's own, made once, unless the caller sets them", () => {
+    const dir = tempDir('forgeline-cluster-vars-');
+    const other = tempDir('forgeline-cluster-vars-');
+    try {
+      const first = launcherVariables(dir.dir, { LOG_LEVEL: 'debug', OTP_SECRET: '', SMTP_URL: 'smtp://relay.example.com:587' });
+      for (const name of LAUNCHER_SECRETS) expect(first[name], name).toBeTruthy();
+      expect(first.SERVICE_TOKEN!.length).toBeGreaterThanOrEqual(32);
+      expect(first).toMatchObject({ LOG_LEVEL: 'debug', SMTP_URL: 'smtp://mailpit:1025' }); // the cluster's own Mailpit
+      expect(fs.statSync(`${dir.dir}/.secrets.env`).mode & 0o777).toBe(0o600);
+      expect(launcherVariables(dir.dir, {})).toMatchObject(Object.fromEntries(LAUNCHER_SECRETS.map((n) => [n, first[n]])));
+      expect(launcherVariables(dir.dir, { SERVICE_TOKEN: 'from-the-shell' }).SERVICE_TOKEN).toBe('from-the-shell');
+      expect(launcherVariables(other.dir, {}).SERVICE_TOKEN).not.toBe(first.SERVICE_TOKEN);
+    } finally {
+      dir.remove();
+      other.remove();
+    }
   });
 
   it("rewrites compose's host names, ports and paths, and leaves out what needs a server not run here", () => {
     const compose = readCompose();
-    const catalog = composeEnvironment(compose, 'catalog', { LOG_LEVEL: 'debug' });
+    const secrets = { SERVICE_TOKEN: 's'.repeat(40), MEILI_MASTER_KEY: 'm'.repeat(40), SMTP_URL: 'smtp://mailpit:1025' };
+    expect(() => composeEnvironment(compose, 'catalog', { LOG_LEVEL: 'debug' })).toThrow(/required variable (SERVICE_TOKEN|MEILI_MASTER_KEY) is missing a value/);
+    const catalog = composeEnvironment(compose, 'catalog', { LOG_LEVEL: 'debug', ...secrets });
     const local = localEnvironment(catalog, {
       hosts: { 'mongo:27017': '127.0.0.1:1001', 'redis:6379': '127.0.0.1:1002' },
       port: 5001,
@@ -81,7 +104,7 @@ describe("the cluster's environment: compose's, with only addresses, ports and p
       SERVICE_TOKEN: catalog.SERVICE_TOKEN,
     });
     expect(local.dropped.sort()).toEqual(['MEILI_INDEX', 'MEILI_MASTER_KEY', 'MEILI_URL']);
-    const gateway = localEnvironment(composeEnvironment(compose, 'gateway', {}), {
+    const gateway = localEnvironment(composeEnvironment(compose, 'gateway', secrets), {
       hosts: { 'redis:6379': '127.0.0.1:1002' },
       whole: { 'http://catalog:4001': 'http://127.0.0.1:2001,http://127.0.0.1:2002', 'http://quotes:4002': 'q', 'http://auth:4003': 'a', 'http://media-api:4004': 'm' },
       port: 5002,

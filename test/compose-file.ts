@@ -1,8 +1,11 @@
 /**
  * docker-compose.yml as the tests read it (test/compose.test.ts checks it against the code, test/k8s.test.ts
- * checks the Kubernetes manifests against it): parsed with its YAML merge keys, `${NAME:-default}` read as the
- * default, since compose must come up without an .env file.
+ * checks the Kubernetes manifests against it): parsed with its YAML merge keys, and its `${NAME…}` filled in as
+ * compose fills them from an .env file. Compose needs one: every secret, and the mail relay, is a required
+ * `${NAME:?…}` with no value in the repository. By default the tests fill it as an operator's .env does (random
+ * secrets, the dev profile's Mailpit); `.env.example`, as committed, is the other .env the tests read.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,32 +17,114 @@ export interface ComposeService {
   image?: string;
   command?: string[] | string;
   restart?: string;
+  profiles?: string[];
   build?: { context: string; dockerfile?: string; target?: string; args?: Record<string, string> };
   environment?: Record<string, string | number | boolean | null>;
   healthcheck?: { test: string[] | string; disable?: boolean };
   ports?: string[];
   volumes?: string[];
   container_name?: string;
-  depends_on?: Record<string, { condition: string }>;
+  depends_on?: Record<string, { condition: string; required?: boolean }>;
 }
 export interface Compose {
   services: Record<string, ComposeService>;
   volumes?: Record<string, unknown>;
 }
 
-export const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as Compose;
+const composeText = fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+export const compose = parse(composeText, { merge: true }) as Compose;
 
-/** `${NAME:-default}` becomes its default: compose must come up without an .env file. */
-export function interpolate(value: string): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (whole, name: string, fallback?: string) => {
-    if (fallback === undefined) throw new Error(`${whole} has no default`);
-    return fallback;
+/** One `${…}` of compose's values: `${NAME:-default}`, `${NAME-default}`, `${NAME:?message}`, `${NAME?message}` or `${NAME}`. */
+export interface Reference {
+  name: string;
+  /** What follows the name: `:-` / `-` (a default), `:?` / `?` (required), or nothing. */
+  operator: ':-' | '-' | ':?' | '?' | '';
+  /** The default, or the message compose prints when a required variable is missing. */
+  rest: string;
+}
+
+const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** Every variable reference in a value (`$$` is a dollar sign, not a reference). */
+export function referencesIn(value: string): Reference[] {
+  const found: Reference[] = [];
+  for (const m of value.matchAll(REFERENCE)) {
+    if (m[0] === '$$') continue;
+    found.push({ name: m[1] ?? m[4]!, operator: (m[2] ?? '') as Reference['operator'], rest: m[3] ?? '' });
+  }
+  return found;
+}
+
+/** Every variable compose reads: the references in every value of the file (comments are not values). */
+export function composeReferences(): Reference[] {
+  const raw = parse(composeText) as unknown; // without merging: each value once, as written
+  const found: Reference[] = [];
+  const walk = (node: unknown): void => {
+    if (typeof node === 'string') found.push(...referencesIn(node));
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') Object.values(node).forEach(walk);
+  };
+  walk(raw);
+  return found;
+}
+
+/** An env file: the variables it sets (`NAME=value`) and the ones it shows commented out (`# NAME=value`). */
+export function readEnvFile(file: string): { set: Record<string, string>; shown: Record<string, string> } {
+  const set: Record<string, string> = {};
+  const shown: Record<string, string> = {};
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const m = /^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (m) (m[1] ? shown : set)[m[2]!] = m[3]!;
+  }
+  return { set, shown };
+}
+
+/** `.env.example` as committed: what a `cp .env.example .env` gives compose. */
+export const envExample = readEnvFile(path.join(root, '.env.example'));
+
+/** An operator's .env: .env.example with every secret filled in (`openssl rand -base64 48`) and the dev profile's mail. */
+export const operatorVars: Record<string, string> = {
+  ...envExample.set,
+  SERVICE_TOKEN: randomBytes(48).toString('base64'),
+  OTP_SECRET: randomBytes(48).toString('base64'),
+  MEILI_MASTER_KEY: randomBytes(48).toString('base64'),
+  MINIO_ROOT_USER: 'forgeline-media',
+  MINIO_ROOT_PASSWORD: randomBytes(48).toString('base64'),
+  SMTP_URL: 'smtp://mailpit:1025',
+};
+
+/**
+ * Compose's interpolation from an .env's variables. A required variable that is unset or empty is an error, as in
+ * compose, unless `unsetRequired: 'empty'` (to compare what a file as committed holds). A bare `${NAME}` is an
+ * error too: every variable here either has a default or is required.
+ */
+export function interpolate(value: string, vars: Record<string, string> = operatorVars, unsetRequired: 'throw' | 'empty' = 'throw'): string {
+  return value.replace(REFERENCE, (whole, braced?: string, operator?: string, rest?: string, bare?: string) => {
+    if (whole === '$$') return '$';
+    const name = braced ?? bare!;
+    const given = vars[name];
+    const missing = given === undefined || (operator?.startsWith(':') && given === '');
+    switch (operator) {
+      case ':-':
+      case '-':
+        return missing ? rest! : given!;
+      case ':?':
+      case '?':
+        if (!missing) return given!;
+        if (unsetRequired === 'empty') return '';
+        throw new Error(`${name}: ${rest}`);
+      default:
+        throw new Error(`${whole} has neither a default nor is required`);
+    }
   });
 }
 
-/** A service's environment as the container gets it with no .env file. */
-export function envOf(name: string): Record<string, string> {
+/** A service's environment as the container gets it from compose with the given .env (default: an operator's). */
+export function envOf(name: string, vars: Record<string, string> = operatorVars, unsetRequired: 'throw' | 'empty' = 'throw'): Record<string, string> {
   const service = compose.services[name];
   if (!service) throw new Error(`docker-compose.yml has no service ${name}`);
-  return Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v ?? ''))]));
+  return Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v ?? ''), vars, unsetRequired)]));
 }
+
+/** The same with `.env.example` as committed: every secret and the mail relay empty. */
+export const exampleEnvOf = (name: string) => envOf(name, envExample.set, 'empty');

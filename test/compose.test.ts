@@ -2,14 +2,17 @@
  * docker-compose.yml checked against the code without Docker: every build context, Dockerfile,
  * target and entry point exists; every service's environment parses with that service's own config
  * schema (so a renamed or newly required variable fails here, not at 3 a.m.); the production
- * adapters are chosen; healthchecks, named volumes and the nginx routes are in place.
+ * adapters are chosen; healthchecks, named volumes and the nginx routes are in place; every secret
+ * comes from the operator's .env (.env.example lists them, with nothing that would work), and the
+ * services refuse the published ones; the mail catcher runs only in the dev profile.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compose, envOf, root } from './compose-file.ts';
+import { ConfigError, PUBLISHED_SECRETS, loadConfig, secretProblem } from '@forgeline/service-kit/config';
+import { compose, composeReferences, envExample, envOf, exampleEnvOf, operatorVars, root } from './compose-file.ts';
 
 /** The node services: where their config schema lives and the adapters compose must choose. */
 const NODE_SERVICES: Record<string, { config: string; production: string[]; oneShot?: boolean; extraEnv?: string[] }> = {
@@ -27,6 +30,12 @@ const NODE_SERVICES: Record<string, { config: string; production: string[]; oneS
   gateway: { config: 'gateway/src/config.ts', production: ['CATALOG_URL', 'QUOTES_URL', 'AUTH_URL', 'MEDIA_URL', 'PUBLIC_URL'] },
 };
 const BACKING = ['mongo', 'meilisearch', 'redis', 'minio', 'mailpit'];
+/** The secrets the services check in production (productionSecrets in each config), by the name they read. */
+const SERVICE_SECRETS = ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', 'S3_SECRET_KEY'];
+/** Compose's variables that must come from the operator's .env: the secrets, MinIO's root user, the mail relay. */
+const REQUIRED_VARIABLES = ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', 'MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD', 'SMTP_URL'];
+/** An environment key that holds a secret (as packages/service-kit/src/config.ts keeps them out of messages). */
+const SECRET_KEY = /(TOKEN|SECRET|PASSWORD|_KEY|ROOT_USER)$/;
 /** Read by service-kit itself rather than a service schema. */
 const KIT_ENV = ['HOST'];
 
@@ -202,9 +211,118 @@ describe('docker-compose.yml', () => {
     expect(worker.build?.args?.ENTRY).toBe(api.build?.args?.ENTRY);
   });
 
-  it('publishes only nginx and the mail UI', () => {
+  it('publishes only nginx and the mail UI, the mail UI on loopback only', () => {
     const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([n]) => n);
     expect(published.sort()).toEqual(['mailpit', 'web']);
+    for (const port of compose.services.mailpit!.ports!) expect(port, 'mailpit: host address').toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it('runs the mail catcher only in the dev profile, and nothing of the default profile needs it', () => {
+    expect(compose.services.mailpit!.profiles).toEqual(['dev']);
+    const inDefault = (name: string) => !compose.services[name]!.profiles?.length;
+    for (const [name, svc] of Object.entries(compose.services)) {
+      if (!inDefault(name)) continue;
+      for (const [dep, spec] of Object.entries(svc.depends_on ?? {})) {
+        expect(compose.services, `${name} depends on ${dep}`).toHaveProperty(dep);
+        // Compose refuses to start a service whose required dependency is in a profile not enabled.
+        if (!inDefault(dep)) expect(spec.required, `${name} depends on ${dep} (profile ${compose.services[dep]!.profiles})`).toBe(false);
+      }
+    }
+    for (const name of ['quotes', 'auth']) expect(envOf(name).SMTP_URL, `${name}: the relay from .env`).toBe(operatorVars.SMTP_URL);
+  });
+
+  it('runs every Node service with NODE_ENV=production, as the image does', () => {
+    for (const name of Object.keys(NODE_SERVICES)) expect(envOf(name).NODE_ENV, name).toBe('production');
+    const dockerfile = fs.readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8');
+    const service = dockerfile.slice(dockerfile.search(/^FROM .* AS service$/m));
+    expect(service.slice(0, service.indexOf('\nFROM '))).toMatch(/ENV NODE_ENV=production/);
+  });
+
+  it('does not serve the admin address on the sign-in page', () => {
+    expect(envOf('auth').ADMIN_EMAIL_PREFILL).toBe('false');
+  });
+});
+
+describe('secrets', () => {
+  it('takes every secret, the mail relay and MinIO\'s user from .env: a required ${NAME:?…} with no default', () => {
+    const references = composeReferences();
+    for (const ref of references) {
+      if (!REQUIRED_VARIABLES.includes(ref.name) && !SECRET_KEY.test(ref.name)) continue;
+      expect(ref.operator, `\${${ref.name}…} is required`).toBe(':?');
+      expect(ref.rest, `\${${ref.name}:?…} says where to set it`).toMatch(new RegExp(`set ${ref.name} in \\.env`));
+    }
+    expect(new Set(references.filter((r) => r.operator === ':?').map((r) => r.name))).toEqual(new Set(REQUIRED_VARIABLES));
+    // And a secret is never a literal value either.
+    for (const [name, svc] of Object.entries(compose.services)) {
+      for (const [key, value] of Object.entries(svc.environment ?? {})) {
+        if (SECRET_KEY.test(key) || key === 'SMTP_URL') expect(String(value), `${name}: ${key}`).toMatch(/^\$\{[A-Z_]+:\?[^}]+\}$/);
+      }
+    }
+  });
+
+  it('.env.example names every variable compose reads, secrets empty, the others with compose\'s defaults', () => {
+    const references = composeReferences();
+    const read = new Set(references.map((r) => r.name));
+    const listed = new Set([...Object.keys(envExample.set), ...Object.keys(envExample.shown)]);
+    expect([...read].filter((n) => !listed.has(n)), 'read by compose, missing from .env.example').toEqual([]);
+    expect([...listed].filter((n) => !read.has(n)), 'in .env.example, read by nothing').toEqual([]);
+    for (const name of REQUIRED_VARIABLES) expect(envExample.set, `${name} is set (to fill in), not commented out`).toHaveProperty(name);
+    for (const ref of references.filter((r) => r.operator === ':-')) {
+      expect(envExample.shown[ref.name] ?? envExample.set[ref.name], `${ref.name}: the default .env.example shows`).toBe(ref.rest);
+    }
+    const text = fs.readFileSync(path.join(root, '.env.example'), 'utf8');
+    expect(text).toContain('openssl rand -base64 48');
+    expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n')).toContain('.env');
+  });
+
+  it('.env.example holds nothing that would pass for a secret, and compose refuses to start on it as committed', () => {
+    for (const name of REQUIRED_VARIABLES) {
+      const value = envExample.set[name]!;
+      if (name === 'SMTP_URL' || name === 'MINIO_ROOT_USER') expect(value, name).toBe('');
+      else expect(secretProblem(value), `${name}=${value}`).not.toBeNull();
+    }
+    // compose itself: `${SERVICE_TOKEN:?…}` with SERVICE_TOKEN empty stops `docker compose up` with the message.
+    expect(() => envOf('gateway', envExample.set)).toThrow('SERVICE_TOKEN: set SERVICE_TOKEN in .env (see .env.example)');
+    expect(() => envOf('minio', envExample.set)).toThrow(/MINIO_ROOT_(USER|PASSWORD): set MINIO_ROOT_/);
+  });
+
+  it('every Node service refuses to start on .env.example\'s placeholders and on every published default, naming each secret it reads', async () => {
+    /** What the services would get from an .env filled with the secrets compose once defaulted to. */
+    const published = {
+      ...operatorVars,
+      SERVICE_TOKEN: 'compose-dev-service-token-change-me',
+      OTP_SECRET: 'compose-dev-otp-secret-change-me',
+      MEILI_MASTER_KEY: 'compose-dev-meili-master-key',
+      MINIO_ROOT_USER: 'forgeline',
+      MINIO_ROOT_PASSWORD: 'forgeline-minio-secret',
+    };
+    for (const key of ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', 'MINIO_ROOT_PASSWORD'] as const) expect(PUBLISHED_SECRETS).toContain(published[key]);
+    for (const [name, { config }] of Object.entries(NODE_SERVICES)) {
+      const schema = await schemaOf(config);
+      const secrets = SERVICE_SECRETS.filter((s) => s in envOf(name));
+      expect(secrets, name).toContain('SERVICE_TOKEN');
+      const refusal = (env: NodeJS.ProcessEnv): string => {
+        try {
+          loadConfig(schema, env);
+        } catch (err) {
+          expect(err, name).toBeInstanceOf(ConfigError);
+          return (err as Error).message;
+        }
+        throw new Error(`${name} started with ${JSON.stringify(env)}`);
+      };
+      const withPublished = refusal(envOf(name, published));
+      const withExample = refusal(exampleEnvOf(name));
+      // The services' own defaults (nothing set but production and the adapters that need a secret).
+      const adapters = Object.fromEntries(Object.entries(envOf(name)).filter(([k]) => /^(MEILI_URL|S3_ENDPOINT|S3_ACCESS_KEY|S3_BUCKET)$/.test(k)));
+      const withDefaults = refusal({ NODE_ENV: 'production', ...adapters });
+      for (const secret of secrets) {
+        expect(withPublished, `${name}, published defaults`).toContain(`${secret}: is the published development default; set it to a random secret of at least 32 bytes (openssl rand -base64 48)`);
+        expect(withExample, `${name}, .env.example`).toContain(`${secret}: `);
+        expect(withDefaults, `${name}, its own defaults`).toMatch(new RegExp(`${secret}: is (not set|the published development default)`));
+      }
+      for (const message of [withPublished, withExample]) for (const v of Object.values(published)) if (v.length > 8) expect(message).not.toContain(`"${v}"`);
+      expect(() => loadConfig(schema, envOf(name)), `${name} with an operator's .env`).not.toThrow();
+    }
   });
 });
 

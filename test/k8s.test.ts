@@ -3,8 +3,10 @@
  * production overlay, `kubeconform -strict` validates every object against the Kubernetes 1.35 and KEDA schemas
  * that scripts/build-k8s-tools.sh made from Go modules, and the rendered YAML is read for what a schema cannot
  * know: probes on the routes and ports the services really serve, resources, autoscalers aimed at Deployments
- * that exist, KEDA on the list BullMQ really fills (checked on a real redis-server), and each Deployment's
- * environment against docker-compose.yml's. Without the tools (no Go) the rendering tests skip and say so.
+ * that exist, KEDA on the list BullMQ really fills (checked on a real redis-server), each Deployment's
+ * environment against docker-compose.yml's, no Secret in any render (the operator's own, from a file written from
+ * infra/k8s/secrets.env.example), and the NetworkPolicies: who may call whom, derived from the same environment.
+ * Without the tools (no Go) the rendering tests skip and say so.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +19,8 @@ import { startRedis, type RunningRedis } from '@forgeline/test-support/redis';
 import { createBullJobQueue } from '../services/media/src/adapters/bullmq/job-queue.ts';
 import type { JobHandlers, JobQueue } from '../services/media/src/ports.ts';
 import type { ProcessSkuResult } from '../services/media/src/jobs.ts';
-import { compose, envOf, root } from './compose-file.ts';
+import { secretProblem } from '@forgeline/service-kit/config';
+import { compose, envOf, exampleEnvOf, readEnvFile, root } from './compose-file.ts';
 import { crdSchemas, kubernetesSchemas, schemaFileName } from '../scripts/k8s-schemas.ts';
 
 const BIN = process.env.GO_BIN_DIR || path.join(os.homedir(), '.cache/storefront/go-bin');
@@ -32,6 +35,23 @@ const NAMESPACE = 'forgeline';
 const WORKLOADS = ['gateway', 'catalog', 'quotes', 'auth', 'media-api', 'media-worker', 'web'];
 const DATA_STORES = ['mongo', 'meilisearch', 'redis', 'minio', 'mailpit'];
 const SECRET = 'forgeline-secrets';
+/** The keys of forgeline-secrets, as the operator's file has them before it is filled in. */
+const SECRETS_EXAMPLE = path.join(root, 'infra/k8s/secrets.env.example');
+/**
+ * Who calls whom in the namespace (ingress), as infra/k8s/base/network-policies.yaml allows it. The test derives
+ * the same from each Deployment's environment (its *_URL variables) and nginx's upstream, and compares.
+ */
+const CALLERS: Record<string, string[]> = {
+  web: [],
+  gateway: ['web'],
+  catalog: ['gateway', 'quotes', 'media-api', 'media-worker'],
+  quotes: ['gateway'],
+  auth: ['gateway'],
+  'media-api': ['gateway'],
+  'media-worker': [],
+};
+/** From outside the namespace, only the ingress controller, and only to what the production Ingress routes to. */
+const INGRESS_CONTROLLER_NAMESPACE = 'ingress-nginx';
 
 function missingTools(): string | undefined {
   const absent = [KUSTOMIZE, KUBECONFORM].filter((bin) => !fs.existsSync(bin));
@@ -118,16 +138,16 @@ class Rendered {
     }
     return env;
   }
-  /** Resolves the base's development Secret too; the production overlay has none. */
+  /** With the Secret's keys as infra/k8s/secrets.env.example has them (the file the operator fills in). */
   resolvedEnvOf(deployment: string): Record<string, string> {
-    const secret = this.get('Secret', SECRET);
+    const secret = readEnvFile(SECRETS_EXAMPLE).set;
     return Object.fromEntries(
       Object.entries(this.envOf(deployment)).map(([k, v]) => {
         if (v.value !== undefined) return [k, v.value];
         expect(v.secret!.name).toBe(SECRET);
-        const raw = secret.data?.[v.secret!.key];
-        expect(raw, `${deployment}: ${k} from ${SECRET}/${v.secret!.key}`).toBeDefined();
-        return [k, Buffer.from(raw!, 'base64').toString('utf8')];
+        const value = secret[v.secret!.key];
+        expect(value, `${deployment}: ${k} from ${SECRET}/${v.secret!.key}`).toBeDefined();
+        return [k, value!];
       }),
     );
   }
@@ -139,13 +159,70 @@ function portOf(c: Container, port: number | string | undefined): number | undef
   return c.ports?.find((p) => p.name === port)?.containerPort;
 }
 
-/** The keys of the base's placeholder Secret, as infra/k8s/base/env/secrets.env lists them. */
+/** The keys of the Secret the operator creates, as infra/k8s/secrets.env.example lists them. */
 function secretKeysOfFile(): string[] {
-  return fs
-    .readFileSync(path.join(root, 'infra/k8s/base/env/secrets.env'), 'utf8')
-    .split('\n')
-    .filter((l) => /^[A-Z0-9_]+=/.test(l))
-    .map((l) => l.slice(0, l.indexOf('=')));
+  return Object.keys(readEnvFile(SECRETS_EXAMPLE).set);
+}
+
+// ---- NetworkPolicy, read as the API server applies it ----
+
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+}
+interface PolicyPeer {
+  podSelector?: LabelSelector;
+  namespaceSelector?: LabelSelector;
+  ipBlock?: unknown;
+}
+interface PolicyRule {
+  from?: PolicyPeer[];
+  ports?: { protocol?: string; port?: number | string }[];
+}
+
+/** Whether a label selector selects these labels (an empty selector selects everything). */
+function selects(selector: LabelSelector, labels: Record<string, string>): boolean {
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  const byExpressions = (selector.matchExpressions ?? []).every((e) => {
+    const has = Object.hasOwn(labels, e.key);
+    switch (e.operator) {
+      case 'In':
+        return has && e.values!.includes(labels[e.key]!);
+      case 'NotIn':
+        return !has || !e.values!.includes(labels[e.key]!);
+      case 'Exists':
+        return has;
+      case 'DoesNotExist':
+        return !has;
+    }
+  });
+  return byLabels && byExpressions;
+}
+const isEmptySelector = (s: LabelSelector | undefined) => !!s && !s.matchLabels && !s.matchExpressions;
+
+/** The pods' labels of each Deployment and StatefulSet in a render. */
+function podLabels(r: Rendered): Map<string, Record<string, string>> {
+  return new Map([...r.all('Deployment'), ...r.all('StatefulSet')].map((w) => [w.metadata.name, w.spec.template.metadata.labels as Record<string, string>]));
+}
+
+/** The ingress rules that apply to a workload's pods: those of every policy selecting them. */
+function ingressRulesFor(r: Rendered, labels: Record<string, string>): { policy: string; rules: PolicyRule[] }[] {
+  return r
+    .all('NetworkPolicy')
+    .filter((p) => (p.spec.policyTypes ?? ['Ingress']).includes('Ingress') && selects(p.spec.podSelector, labels))
+    .map((p) => ({ policy: p.metadata.name, rules: (p.spec.ingress ?? []) as PolicyRule[] }));
+}
+
+/** The service URLs a workload's environment names, as `host:port` (values from the example Secret for its keys). */
+function calledHosts(r: Rendered, deployment: string): { key: string; host: string; port: string }[] {
+  return Object.entries(r.resolvedEnvOf(deployment)).flatMap(([key, value]) => {
+    if (key === 'PUBLIC_URL') return [];
+    return value.split(',').flatMap((one) => {
+      if (!/^[a-z+]+:\/\//.test(one)) return [];
+      const url = new URL(one);
+      return [{ key, host: url.hostname, port: url.port }];
+    });
+  });
 }
 
 const skip = missingTools();
@@ -306,12 +383,159 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
           }
         }
       });
+
+      it('renders no Secret: forgeline-secrets is the one the operator creates, so no secret value is in git', () => {
+        expect(renders[target].all('Secret')).toEqual([]);
+      });
+
+      it('closes every pod of the namespace to ingress by default, and opens none to every source', () => {
+        const r = renders[target];
+        const policies = r.all('NetworkPolicy');
+        const denyAll = policies.filter((p) => isEmptySelector(p.spec.podSelector) && p.spec.policyTypes?.includes('Ingress') && !p.spec.ingress?.length);
+        expect(denyAll.map((p) => p.metadata.name), 'a default deny').toHaveLength(1);
+        for (const [name, labels] of podLabels(r)) {
+          expect(ingressRulesFor(r, labels).map((p) => p.policy), `${name} is selected`).toContain(denyAll[0]!.metadata.name);
+        }
+        for (const p of policies) {
+          for (const rule of (p.spec.ingress ?? []) as PolicyRule[]) {
+            // A rule without `from`, or with an empty peer, admits every source: the opposite of the point.
+            expect(rule.from?.length, `${p.metadata.name}: a rule names its sources`).toBeGreaterThan(0);
+            for (const peer of rule.from!) {
+              expect(peer.ipBlock, `${p.metadata.name}: no address ranges`).toBeUndefined();
+              expect(peer.podSelector ?? peer.namespaceSelector, `${p.metadata.name}: a peer selects something`).toBeTruthy();
+              if (peer.namespaceSelector) expect(isEmptySelector(peer.namespaceSelector), `${p.metadata.name}: every namespace`).toBe(false);
+            }
+          }
+        }
+      });
+
+      it('lets each service be called only by the pods its callers are, on its own port, as their environment says', () => {
+        const r = renders[target];
+        const pods = podLabels(r);
+        expect([...pods.keys()].sort()).toEqual(Object.keys(CALLERS).sort());
+        // Derived: every service URL in a Deployment's environment (CATALOG_URL …) and nginx's upstream (web -> gateway).
+        const derived: Record<string, Set<string>> = Object.fromEntries(Object.keys(CALLERS).map((n) => [n, new Set<string>()]));
+        const deploymentBehind = (service: string) => {
+          const svc = r.find('Service', service);
+          if (!svc || svc.spec.type === 'ExternalName') return undefined; // a data store: infra/k8s/data-stores/
+          return [...pods].find(([, labels]) => selects({ matchLabels: svc.spec.selector }, labels))?.[0];
+        };
+        for (const caller of WORKLOADS.filter((n) => n !== 'web')) {
+          for (const { host } of calledHosts(r, caller)) {
+            const callee = deploymentBehind(host);
+            if (callee) derived[callee]!.add(caller);
+          }
+        }
+        const nginx = fs.readFileSync(path.join(root, 'infra/nginx/default.conf'), 'utf8');
+        for (const m of nginx.matchAll(/^\s*server ([a-z-]+):\d+/gm)) derived[deploymentBehind(m[1]!)!]!.add('web');
+        for (const [callee, callers] of Object.entries(CALLERS)) {
+          expect([...derived[callee]!].sort(), `${callee}: the callers its environment implies`).toEqual([...callers].sort());
+        }
+
+        for (const [callee, labels] of pods) {
+          const allowed = new Set<string>();
+          const external: PolicyPeer[] = [];
+          const port = callee === 'web' ? 80 : Number(r.envOf(callee).PORT?.value);
+          for (const { policy, rules } of ingressRulesFor(r, labels)) {
+            for (const rule of rules) {
+              // Only the service's own port (by number or by the container port's name).
+              expect(rule.ports?.length, `${policy}: names its ports`).toBeGreaterThan(0);
+              for (const p of rule.ports!) expect(portOf(r.container(callee), p.port), `${policy}: port ${p.port}`).toBe(port);
+              for (const peer of rule.from ?? []) {
+                if (peer.namespaceSelector) {
+                  external.push(peer);
+                  continue;
+                }
+                for (const [caller, callerLabels] of pods) if (selects(peer.podSelector!, callerLabels)) allowed.add(caller);
+              }
+            }
+          }
+          expect([...allowed].sort(), `${callee}: the pods that may call it`).toEqual([...CALLERS[callee]!].sort());
+          if (callee === 'web') {
+            expect(external, 'web: from the ingress controller').toHaveLength(1);
+            expect(external[0]!.namespaceSelector!.matchLabels?.['kubernetes.io/metadata.name']).toBe(INGRESS_CONTROLLER_NAMESPACE);
+            expect(isEmptySelector(external[0]!.podSelector ?? {}), 'web: the controller pods, not the whole namespace').toBe(false);
+          } else {
+            expect(external, `${callee}: nothing from outside the namespace`).toEqual([]);
+          }
+        }
+        // What an Ingress routes to is what the controller may reach.
+        for (const ingress of r.all('Ingress')) {
+          for (const rule of ingress.spec.rules) {
+            for (const p of rule.http.paths) expect(deploymentBehind(p.backend.service.name), `${ingress.metadata.name} routes to web`).toBe('web');
+          }
+        }
+      });
     });
   }
 
-  it('base: carries the values docker-compose.yml gives each service, placeholders in the Secret included', () => {
+  it('infra/k8s/secrets.env.example lists the keys the Deployments read, with nothing that passes for a secret, and the filled-in file stays out of git', () => {
+    const { set } = readEnvFile(SECRETS_EXAMPLE);
+    const read = new Set<string>();
+    for (const name of WORKLOADS) for (const v of Object.values(renders.base.envOf(name))) if (v.secret) read.add(v.secret.key);
+    read.add('KEDA_REDIS_ADDRESS'); // the TriggerAuthentication's
+    expect(Object.keys(set).sort()).toEqual([...read].sort());
+    for (const key of ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', 'S3_SECRET_KEY']) expect(secretProblem(set[key]), key).not.toBeNull();
+    expect(fs.existsSync(path.join(root, 'infra/k8s/base/env/secrets.env')), 'no secrets file in the base').toBe(false);
+    for (const file of ['infra/k8s/secrets.env', 'infra/k8s/overlays/production/secrets.env']) {
+      expect(spawnSync('git', ['check-ignore', '-q', file], { cwd: root }).status, `${file} is ignored by git`).toBe(0);
+    }
+  });
+
+  describe('infra/k8s/data-stores: who may reach the stores', () => {
+    let stores: Rendered;
+    let text = '';
+    beforeAll(() => {
+      text = kustomizeBuild('infra/k8s/data-stores');
+      stores = new Rendered(parseObjects(text));
+    });
+
+    it('validates with kubeconform -strict, every object a NetworkPolicy in forgeline-data', () => {
+      const { status, out } = kubeconform(text);
+      expect(status, out).toBe(0);
+      for (const o of stores.objects) {
+        expect(o.kind).toBe('NetworkPolicy');
+        expect(o.metadata.namespace).toBe('forgeline-data');
+      }
+    });
+
+    it("admits on each store's port exactly the forgeline pods whose environment names the store", () => {
+      const pods = podLabels(renders.base);
+      for (const store of DATA_STORES) {
+        const policy = stores.get('NetworkPolicy', store);
+        expect(isEmptySelector(policy.spec.podSelector), `${store}: selects the store's pods only`).toBe(false);
+        // Derived from compose's environment of each workload (as an operator's .env fills it).
+        const users = new Set<string>();
+        const ports = new Set<string>();
+        for (const name of WORKLOADS.filter((n) => n !== 'web')) {
+          for (const value of Object.values(envOf(name))) {
+            if (!/^[a-z+]+:\/\//.test(value)) continue;
+            const url = new URL(value);
+            if (url.hostname !== store) continue;
+            users.add(name);
+            ports.add(url.port);
+          }
+        }
+        expect(users.size, `${store}: used by someone`).toBeGreaterThan(0);
+        const allowed = new Set<string>();
+        for (const rule of (policy.spec.ingress ?? []) as PolicyRule[]) {
+          for (const peer of rule.from ?? []) {
+            if (peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] !== NAMESPACE) continue;
+            expect(rule.ports?.map((p) => String(p.port)), `${store}: its port`).toEqual([...ports]);
+            for (const [name, labels] of pods) if (selects(peer.podSelector ?? {}, labels)) allowed.add(name);
+          }
+        }
+        expect([...allowed].sort(), store).toEqual([...users].sort());
+      }
+      // KEDA's operator reads the queue's length from Redis.
+      const redisPeers = (stores.get('NetworkPolicy', 'redis').spec.ingress as PolicyRule[]).flatMap((r) => r.from ?? []);
+      expect(redisPeers.map((p) => p.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'])).toContain('keda');
+    });
+  });
+
+  it("base: carries the values docker-compose.yml gives each service, the Secret's as both example files have them", () => {
     for (const name of WORKLOADS.filter((n) => n !== 'web')) {
-      expect(renders.base.resolvedEnvOf(name), name).toEqual(envOf(name));
+      expect(renders.base.resolvedEnvOf(name), name).toEqual(exampleEnvOf(name));
     }
   });
 
@@ -326,15 +550,15 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
       expect(svc.spec.externalName, store).toMatch(/^[a-z0-9.-]+$/);
     }
     // KEDA's operator runs in its own namespace: the address it gets is the redis Service's full name.
-    const secret = r.get('Secret', SECRET);
-    const address = Buffer.from(secret.data!.KEDA_REDIS_ADDRESS!, 'base64').toString();
+    const address = readEnvFile(SECRETS_EXAMPLE).set.KEDA_REDIS_ADDRESS;
     expect(address).toBe(`redis.${NAMESPACE}.svc.cluster.local:${new URL(envOf('media-worker').REDIS_URL!).port}`);
   });
 
-  it('production: no placeholder Secret and no mail catcher, released images from a registry, the public address over https', () => {
+  it('production: no mail catcher, released images from a registry, the public address over https, no admin address prefill', () => {
     const r = renders.production;
-    expect(r.all('Secret')).toEqual([]);
     expect(r.find('Service', 'mailpit')).toBeUndefined();
+    expect(r.envOf('auth').ADMIN_EMAIL_PREFILL?.value).toBe('false');
+    for (const name of WORKLOADS.filter((n) => n !== 'web')) expect(r.envOf(name).NODE_ENV?.value, name).toBe('production');
     for (const name of WORKLOADS) {
       const image = r.container(name).image;
       expect(image, name).toMatch(/^[a-z0-9.-]+\.[a-z]+\/forgeline\/[a-z-]+:[\w.-]+$/);

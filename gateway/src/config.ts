@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnv, port } from '@forgeline/service-kit/config';
+import { baseEnv, port, productionSecrets } from '@forgeline/service-kit/config';
 import { splitReplicaList } from './replica-pool.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,5 +49,5 @@ export const gatewayEnv = z.object({
   EDGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Redis shared by the gateway replicas: API key limits count across them, and an admin's change empties every edge cache. */
   REDIS_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
-});
+}).superRefine(productionSecrets(['SERVICE_TOKEN']));
 export type GatewayConfig = z.infer<typeof gatewayEnv>;

@@ -1,9 +1,12 @@
 /**
  * The production configuration, read from docker-compose.yml: the x-*-env anchors and each service's environment
- * block (merged as compose merges them), `${NAME:-default}` filled in from the given variables as compose fills them
- * from the shell. `npm run start:cluster` runs exactly this, with only what points at compose's network (host names,
- * ports, /data paths, 0.0.0.0) changed to the local processes: one set of variables, kept in one place.
+ * block (merged as compose merges them), `${NAME:-default}` and `${NAME:?message}` filled in from the given
+ * variables as compose fills them from the shell and .env. `npm run start:cluster` runs exactly this, with only what
+ * points at compose's network (host names, ports, /data paths, 0.0.0.0) changed to the local processes: one set of
+ * variables, kept in one place. What compose takes from the operator's .env (the secrets, the mail relay) the
+ * launcher gives it (launcherVariables).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -25,17 +28,56 @@ export function readCompose(file = path.join(repoRoot, 'docker-compose.yml')): C
 
 /**
  * Compose's interpolation: `${NAME:-default}` (default when unset or empty), `${NAME-default}` (when unset),
+ * `${NAME:?message}` (required: an error with the message when unset or empty), `${NAME?message}` (when unset),
  * `${NAME}` and `$NAME` (empty when unset), `$$` for a dollar sign.
  */
 export function interpolate(value: string, vars: NodeJS.ProcessEnv): string {
-  const pattern = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
-  return value.replace(pattern, (whole, braced?: string, colon?: string, fallback?: string, bare?: string) => {
+  const pattern = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+  return value.replace(pattern, (whole, braced?: string, colon?: string, operator?: string, rest?: string, bare?: string) => {
     if (whole === '$$') return '$';
     const name = braced ?? bare!;
     const set = vars[name];
-    if (fallback !== undefined && (set === undefined || (colon === ':' && set === ''))) return fallback;
+    const missing = set === undefined || (colon === ':' && set === '');
+    if (operator === '-' && missing) return rest!;
+    if (operator === '?' && missing) throw new Error(`required variable ${name} is missing a value: ${rest}`);
     return set ?? '';
   });
+}
+
+/**
+ * What compose takes from the operator's .env and the cluster makes itself: a random secret for each, made once per
+ * data folder and kept in DATA_DIR/.secrets.env (mode 600), so data written by one start (MinIO's, sessions) is read
+ * by the next. The services run with NODE_ENV=production and refuse published or short secrets.
+ */
+export const LAUNCHER_SECRETS = ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', 'MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD'] as const;
+
+/**
+ * The variables compose's `${…}` are filled from here: the caller's (the shell's, as compose reads them), with every
+ * secret the caller leaves unset or empty from DATA_DIR/.secrets.env, and SMTP_URL at the dev profile's Mailpit
+ * (`smtp://mailpit:1025`), which the cluster runs: the mail goes there whatever relay the shell names.
+ */
+export function launcherVariables(dataDir: string, caller: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const file = path.join(dataDir, '.secrets.env');
+  const kept: Record<string, string> = {};
+  if (fs.existsSync(file)) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      const eq = line.indexOf('=');
+      if (eq > 0 && !line.startsWith('#')) kept[line.slice(0, eq)] = line.slice(eq + 1);
+    }
+  }
+  const missing = LAUNCHER_SECRETS.filter((name) => !kept[name]);
+  for (const name of missing) {
+    // MinIO's root user is its access key (3 to 20 characters in S3 terms); the rest are secrets of 64 characters.
+    kept[name] = name === 'MINIO_ROOT_USER' ? `forgeline-${randomBytes(4).toString('hex')}` : randomBytes(48).toString('base64');
+  }
+  if (missing.length) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const lines = Object.entries(kept).map(([k, v]) => `${k}=${v}`);
+    fs.writeFileSync(file, `# Made by npm run start:cluster for this data folder (as an operator's .env has them for compose).\n${lines.join('\n')}\n`, { mode: 0o600 });
+  }
+  const vars: NodeJS.ProcessEnv = { ...caller, SMTP_URL: 'smtp://mailpit:1025' };
+  for (const name of LAUNCHER_SECRETS) if (!caller[name]) vars[name] = kept[name];
+  return vars;
 }
 
 /** A service's environment as compose would hand it to the container. */

@@ -15,7 +15,7 @@ import { nginxBinary } from '@forgeline/test-support/nginx';
 import { redisBinary } from '@forgeline/test-support/redis';
 import { isExecutable } from '@forgeline/test-support/server-process';
 import { clearLeftoverCluster, STOP_TIERS } from './cluster-leftovers.ts';
-import { ABSENT_SERVERS, composeCommand, composeEnvironment, localEnvironment, readCompose, type ComposeFile } from './cluster-env.ts';
+import { ABSENT_SERVERS, composeCommand, composeEnvironment, launcherVariables, localEnvironment, readCompose, type ComposeFile } from './cluster-env.ts';
 import { writeClusterNginx } from './cluster-nginx.ts';
 import { createSupervisor, type ManagedProcess } from './cluster-process.ts';
 import { repoRoot } from './stack.ts';
@@ -51,7 +51,10 @@ export interface ClusterOptions {
   port?: number;
   /** Demo parts seeded into an empty catalogue (compose's SEED_PRODUCTS, whose default this overrides); 0 skips. */
   seedProducts?: number;
-  /** What compose's `${NAME:-default}` are filled from (default: this process's environment). */
+  /**
+   * What compose's `${NAME:-default}` and `${NAME:?…}` are filled from (default: this process's environment); the
+   * secrets it leaves unset are the data folder's own (DATA_DIR/.secrets.env, made on the first start).
+   */
   variables?: NodeJS.ProcessEnv;
   replicas?: Partial<Record<ServiceGroup, number>>;
   /** Print only errors and warnings (tests); a failing start still shows the failing part's last lines. */
@@ -138,7 +141,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   if (opts.port) await assertPortFree(opts.port, "The edge's port");
 
   const compose = readCompose();
-  const vars: NodeJS.ProcessEnv = { ...(opts.variables ?? process.env) };
+  // As compose reads the shell and the operator's .env: the secrets from DATA_DIR/.secrets.env unless given.
+  const vars = launcherVariables(dataDir, opts.variables ?? process.env);
   if (opts.seedProducts !== undefined) vars.SEED_PRODUCTS = String(opts.seedProducts);
   const replicas = { ...DEFAULT_REPLICAS, ...opts.replicas };
   const dir = (name: string) => {

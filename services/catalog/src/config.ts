@@ -1,4 +1,4 @@
-import { allOrNone, baseEnv, port } from '@forgeline/service-kit/config';
+import { allOrNone, baseEnv, port, productionSecrets } from '@forgeline/service-kit/config';
 import { z } from 'zod';
 
 /** An unset variable and an empty one mean the same: compose files often write `MONGO_URL=`. */
@@ -43,5 +43,6 @@ export const CatalogConfigSchema = z
     // A key without a server is a half-given configuration; a server without a key is allowed (a dev Meilisearch).
     const half = env.MEILI_URL ? null : allOrNone(env, ['MEILI_URL', 'MEILI_MASTER_KEY']);
     if (half) ctx.addIssue({ code: 'custom', path: ['MEILI_URL'], message: half });
-  });
+  })
+  .superRefine(productionSecrets(['SERVICE_TOKEN', { name: 'MEILI_MASTER_KEY', when: (env) => Boolean(env.MEILI_URL) }]));
 export type CatalogConfig = z.infer<typeof CatalogConfigSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allOrNone, baseEnv, port } from '@forgeline/service-kit/config';
+import { allOrNone, baseEnv, port, productionSecrets } from '@forgeline/service-kit/config';
 
 const MB = 1024 * 1024;
 const megabytes = (fallback: number) => z.coerce.number().positive().default(fallback).transform((n) => Math.round(n * MB));
@@ -51,6 +51,7 @@ export const ConfigSchema = z
   .superRefine((env, ctx) => {
     const problem = allOrNone(env, [...S3_VARS]);
     if (problem) ctx.addIssue({ code: 'custom', path: [S3_VARS.find((v) => !env[v]) ?? 'S3_ENDPOINT'], message: problem });
-  });
+  })
+  .superRefine(productionSecrets(['SERVICE_TOKEN', { name: 'S3_SECRET_KEY', when: (env) => Boolean(env.S3_ENDPOINT) }]));
 
 export type Config = z.infer<typeof ConfigSchema>;
