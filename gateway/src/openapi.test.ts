@@ -1,15 +1,47 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '@forgeline/contracts/openapi';
+import { buildOpenApiDocument, renderApiDocsHtml } from '@forgeline/contracts/openapi';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve, type Served } from '@forgeline/service-kit/serve';
 import { freePort } from '@forgeline/test-support/net';
 import { createGatewayApp } from './app.ts';
 
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  tags?: string[];
+  security?: unknown[];
+  parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses?: Record<string, unknown>;
+};
+type Schema = Record<string, unknown>;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+function operationsOf(doc: Record<string, unknown>) {
+  const paths = doc.paths as Record<string, Record<string, Operation>>;
+  return Object.entries(paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+}
+
+/** Subschemas that accept anything (what zod writes for what JSON Schema cannot say): a fuzzer learns nothing from them. */
+function unconstrained(s: unknown, at: string): string[] {
+  if (typeof s !== 'object' || s === null) return [];
+  const o = s as Schema;
+  const own = Object.keys(o).filter((k) => k !== 'description' && k !== 'default').length === 0 ? [at] : [];
+  const children: [string, unknown][] = [
+    ...Object.entries((o.properties as Schema | undefined) ?? {}).map(([k, v]) => [`${at}.${k}`, v] as [string, unknown]),
+    ...(['items', 'additionalProperties', 'not'] as const).map((k) => [`${at}.${k}`, o[k]] as [string, unknown]),
+    ...(['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const).flatMap((k) => ((o[k] as unknown[] | undefined) ?? []).map((v, i) => [`${at}.${k}[${i}]`, v] as [string, unknown])),
+  ];
+  return [...own, ...children.flatMap(([p, v]) => unconstrained(v, p))];
+}
+
 /** The API description for sellers' systems: a valid OpenAPI 3.1 document, generated from the contracts, served by the gateway. */
 describe('OpenAPI document', () => {
+  const doc = buildOpenApiDocument();
+  const operations = operationsOf(doc);
+
   it('is valid OpenAPI 3.1 and describes the catalogue, edit and inbox calls with their contracts', async () => {
-    const doc = buildOpenApiDocument();
     const result = await new Validator().validate(doc as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
@@ -26,6 +58,88 @@ describe('OpenAPI document', () => {
     const query = paths['/api/admin/catalog/imports']!.post.parameters.map((x: { name: string }) => x.name);
     expect(query).toEqual(['dryRun', 'missing']);
     expect(paths['/api/admin/products/{id}']!.patch.responses).toHaveProperty(['412']);
+  });
+
+  it('declares every path parameter of every path, and no other', () => {
+    const wrong: string[] = [];
+    for (const { path, method, op } of operations) {
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).sort();
+      const declared = (op.parameters ?? []).filter((p) => p.in === 'path');
+      if (JSON.stringify(declared.map((p) => p.name).sort()) !== JSON.stringify(inPath)) wrong.push(`${method} ${path}: declares ${declared.map((p) => p.name).join(', ') || 'none'}`);
+      for (const p of declared) if (p.required !== true) wrong.push(`${method} ${path}: path parameter ${p.name} is not required`);
+      const names = (op.parameters ?? []).map((p) => `${p.in}:${p.name}`);
+      if (new Set(names).size !== names.length) wrong.push(`${method} ${path}: a parameter twice`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('gives every operation a unique operationId, a summary, a declared tag and a success answer', () => {
+    const methods = operations.map((o) => o.method).filter((m) => !METHODS.includes(m));
+    expect(methods, 'unknown methods').toEqual([]);
+    const ids = operations.map((o) => o.op.operationId);
+    expect(ids.filter((id) => typeof id !== 'string' || !/^[a-z][A-Za-z]+$/.test(id)), 'operations without a camelCase operationId').toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i), 'operationIds used twice').toEqual([]);
+    const tags = new Set((doc.tags as { name: string }[]).map((t) => t.name));
+    for (const { path, method, op } of operations) {
+      const where = `${method} ${path}`;
+      expect(op.summary, where).toMatch(/\S/);
+      expect(op.tags?.length, where).toBeGreaterThan(0);
+      for (const t of op.tags ?? []) expect(tags.has(t), `${where}: tag ${t} is not in the document's tags`).toBe(true);
+      const codes = Object.keys(op.responses ?? {});
+      expect(codes.some((c) => /^2\d\d$/.test(c)), `${where}: no 2xx answer`).toBe(true);
+      for (const c of codes) expect(c, where).toMatch(/^[1-5]\d\d$/);
+    }
+  });
+
+  it('asks for the bearer credential on every admin call but the sign-in itself, and on nothing public', () => {
+    const open = new Set(['GET /api/admin/auth/config', 'POST /api/admin/auth/send-otp', 'POST /api/admin/auth/verify-otp']);
+    const wrong = operations
+      .filter(({ path, method, op }) => {
+        const isAdmin = path.startsWith('/api/admin/') && !open.has(`${method.toUpperCase()} ${path}`);
+        return isAdmin !== (JSON.stringify(op.security) === JSON.stringify([{ bearer: [] }]));
+      })
+      .map(({ path, method }) => `${method} ${path}`);
+    expect(wrong).toEqual([]);
+    expect(doc).toHaveProperty(['components', 'securitySchemes', 'bearer', 'scheme'], 'bearer');
+    // An admin call says what the gateway's check answers.
+    for (const { path, method, op } of operations.filter((o) => o.op.security && !o.path.startsWith('/api/admin/auth/'))) {
+      expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));
+    }
+  });
+
+  it('gives the fuzzer a schema for every parameter and request body: none that accepts anything', () => {
+    const found: string[] = [];
+    for (const { path, method, op } of operations) {
+      for (const p of op.parameters ?? []) found.push(...unconstrained(p.schema, `${method} ${path} ${p.in}:${p.name}`));
+      for (const [type, c] of Object.entries(op.requestBody?.content ?? {})) found.push(...unconstrained(c.schema, `${method} ${path} body(${type})`));
+    }
+    expect(found).toEqual([]);
+    // An e-mail address checked after trimming (a pipe into z.email()) is still described as one.
+    const paths = doc.paths as Record<string, Record<string, any>>;
+    expect(paths['/api/admin/auth/send-otp']!.post.requestBody.content['application/json'].schema.properties.email).toMatchObject({ type: 'string', format: 'email' });
+    expect(paths['/api/admin/sign-in-locks/{email}']!.delete.parameters[0].schema).toMatchObject({ type: 'string', format: 'email' });
+  });
+
+  it('describes uploads as multipart with the field names the services read, files as binary', () => {
+    const paths = doc.paths as Record<string, Record<string, any>>;
+    const form = (p: string) => paths[p]!.post.requestBody.content['multipart/form-data'].schema;
+    expect(form('/api/admin/products/{id}/upload-image')).toMatchObject({ properties: { image: { type: 'string', format: 'binary' } }, required: ['image'] });
+    expect(form('/api/admin/upload-bulk-zip')).toMatchObject({ properties: { zip: { type: 'string', format: 'binary' } }, required: ['zip'] });
+    expect(form('/api/admin/catalog/imports')).toMatchObject({ properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] });
+    expect(form('/api/parts/match')).toMatchObject({ properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] });
+    const sku = form('/api/admin/upload-individual-sku');
+    expect(sku.properties).toMatchObject({ sku: { type: 'string', maxLength: 80 }, productName: { type: 'string' }, images: { type: 'array', items: { type: 'string', format: 'binary' } } });
+    expect(sku.required.sort()).toEqual(['images', 'sku']);
+  });
+
+  it('renders every operation on the /api/docs page, by area', () => {
+    const html = renderApiDocsHtml(doc);
+    for (const { path, method } of operations) {
+      expect(html, `${method} ${path}`).toContain(`<span class="m">${method.toUpperCase()}</span> <code>${path.replace(/&/g, '&amp;')}</code>`);
+    }
+    expect(html.match(/<section>/g)?.length).toBe(operations.length);
+    for (const t of doc.tags as { name: string }[]) expect(html).toContain(`<h2>${t.name.replace(/&/g, '&amp;')}</h2>`);
+    expect(html).not.toContain('<script');
   });
 });
 

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import {
+  BulkZipResultSchema,
+  MediaJobParamsSchema,
+  MediaJobStatusSchema,
+  ProcessSkuImagesBodySchema,
+  ProcessSkuImagesResponseSchema,
+  UploadImageParamsSchema,
+  UploadImageResponseSchema,
+  UploadIndividualSkuFieldsSchema,
+  UploadIndividualSkuResponseSchema,
+} from '../media.ts';
+import { PRODUCT_IMAGE_FORMATS, PRODUCT_IMAGE_HASH_LENGTH, PRODUCT_IMAGE_WIDTHS } from '../media-paths.ts';
+import { GeneratedImageParamsSchema } from '../products.ts';
+import { admin, ADMIN_ERRORS, binary, body, errors, formFields, json, multipart, parameters, type Paths } from './shared.ts';
+
+const tags = ['Images'];
+
+/** A stored variant's file name, by the naming rule of media-paths.ts: `<hash>-<width>.<format>`. */
+const VariantFileSchema = z.object({
+  file: z
+    .string()
+    .regex(new RegExp(`^[0-9a-f]{${PRODUCT_IMAGE_HASH_LENGTH}}-(${PRODUCT_IMAGE_WIDTHS.join('|')})\\.(${PRODUCT_IMAGE_FORMATS.join('|')})$`))
+    .describe(`<hash>-<width>.<format>: the first ${PRODUCT_IMAGE_HASH_LENGTH} hex digits of the photo's SHA-256, a width of ${PRODUCT_IMAGE_WIDTHS.join(', ')} px, ${PRODUCT_IMAGE_FORMATS.join(' or ')}`),
+});
+
+const image = (types: string[], description: string) => ({
+  description,
+  content: Object.fromEntries(types.map((t) => [t, { schema: binary() }])),
+});
+
+const skuFields = formFields(UploadIndividualSkuFieldsSchema);
+
+/**
+ * Product images: the pictures the storefront shows (served by media, generated ones by the catalog), and the staff's
+ * uploads (media service; signed-in staff only: an API key is refused with 403).
+ */
+export const imagePaths: Paths = {
+  '/media/products/{file}': {
+    get: {
+      tags,
+      operationId: 'getProductImage',
+      summary: "A processed product photo (one width and format); the name is its content's hash, so it is cached for a year",
+      parameters: [
+        ...parameters(VariantFileSchema, 'path'),
+        { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The ETag of a copy the client holds' },
+      ],
+      responses: {
+        200: image(['image/webp', 'image/jpeg'], 'The image'),
+        304: { description: 'The copy the client holds is current' },
+        ...errors([404, 'No such image (or not a variant name)']),
+      },
+    },
+  },
+  '/media/generated/{category}/{brand}/{part}.svg': {
+    get: {
+      tags,
+      operationId: 'getGeneratedPartImage',
+      summary: 'The drawn picture of a part without photos (category, brand and part slugs); the same slugs give the same picture',
+      parameters: parameters(GeneratedImageParamsSchema, 'path'),
+      responses: { 200: image(['image/svg+xml'], 'The picture'), ...errors(400) },
+    },
+  },
+  '/api/admin/products/{id}/upload-image': {
+    post: {
+      tags,
+      operationId: 'uploadProductImage',
+      summary: 'Upload one photo of a product (multipart field `image`); answered once it is processed, or 202 while it still is',
+      security: admin,
+      parameters: parameters(UploadImageParamsSchema, 'path', { id: "The product's id" }),
+      requestBody: multipart({ image: binary('The photo (JPEG, PNG, WebP, …)') }, ['image']),
+      responses: {
+        200: json(UploadImageResponseSchema, 'Stored and processed: imageUrl is the variant the product shows'),
+        202: json(UploadImageResponseSchema, 'Stored; processing goes on (follow it at /api/admin/media-jobs/{jobId})'),
+        ...errors([400, 'Invalid id, no file in `image`, or not an image'], ...ADMIN_ERRORS, [404, 'No such product'], 413, [422, 'The image could not be processed'], 502),
+      },
+    },
+  },
+  '/api/admin/upload-individual-sku': {
+    post: {
+      tags,
+      operationId: 'uploadSkuImages',
+      summary: 'Upload photos (or ZIPs of photos) of one SKU (multipart fields `sku`, `productName`, files `images`) and process them',
+      security: admin,
+      requestBody: multipart(
+        { ...skuFields.properties, images: { type: 'array', items: binary(), description: 'Photos, or ZIP files of photos' } },
+        [...skuFields.required, 'images'],
+      ),
+      responses: {
+        200: json(UploadIndividualSkuResponseSchema, 'Accepted: processing started (follow it at /api/admin/media-jobs/{jobId})'),
+        ...errors(400, ...ADMIN_ERRORS, [404, 'No product has that SKU'], 413, 422),
+      },
+    },
+  },
+  '/api/admin/process-sku-images': {
+    post: {
+      tags,
+      operationId: 'processSkuImages',
+      summary: 'Process (again) the photos stored for SKUs',
+      security: admin,
+      requestBody: body(ProcessSkuImagesBodySchema),
+      responses: {
+        200: json(ProcessSkuImagesResponseSchema, 'Processing started; SKUs not known or without photos are in skipped'),
+        ...errors(400, ...ADMIN_ERRORS, 413, [422, 'Nothing to process: every SKU is unknown or has no photos']),
+      },
+    },
+  },
+  '/api/admin/upload-bulk-zip': {
+    post: {
+      tags,
+      operationId: 'uploadBulkZip',
+      summary: 'Upload a ZIP of photos, one folder per SKU (multipart field `zip`), and process them',
+      security: admin,
+      requestBody: multipart({ zip: binary('The ZIP: <sku>/<photo> entries') }, ['zip']),
+      responses: {
+        200: json(BulkZipResultSchema, 'Extracted; processing started (follow it at /api/admin/media-jobs/{jobId})'),
+        ...errors([400, 'No file in `zip`, not a ZIP, or an empty one'], ...ADMIN_ERRORS, [413, 'Too large, or too many entries: the message gives the limit'], [422, 'No photos of known SKUs in the ZIP']),
+      },
+    },
+  },
+  '/api/admin/media-jobs/{id}': {
+    get: {
+      tags,
+      operationId: 'getMediaJob',
+      summary: 'The progress of everything one upload call queued',
+      security: admin,
+      parameters: parameters(MediaJobParamsSchema, 'path', { id: 'The jobId an upload call answered with' }),
+      responses: { 200: json(MediaJobStatusSchema, 'The job'), ...errors(400, ...ADMIN_ERRORS, 404) },
+    },
+  },
+};
