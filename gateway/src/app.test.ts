@@ -7,6 +7,7 @@ import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve, type Served } from '@forgeline/service-kit/serve';
 import { freePort, tempDir } from '@forgeline/test-support/net';
+import { httpRequest, rawRequest } from '@forgeline/test-support/raw-http';
 import { createGatewayApp } from './app.ts';
 import { matchRoute } from './routes.ts';
 
@@ -106,6 +107,17 @@ describe('gateway', () => {
     const res = await fetch(`${gatewayUrl}/media/products/abc-480.webp`);
     expect(res.status).toBe(504);
     expect(await res.json()).toMatchObject({ message: expect.stringContaining('did not answer in time') });
+  });
+
+  it('answers 408, not 504, when the client never sent all of the body the service was waiting for', async () => {
+    // Chunked, and no chunk ever comes: the service cannot answer, and it is the client's doing, not the service's.
+    const gw = Number(new URL(gatewayUrl).port);
+    const head = httpRequest('POST', '/api/quote-requests', [['Host', 'x'], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']]);
+    const answer = await rawRequest(gw, head, { timeoutMs: 10_000 });
+    expect(answer.status, answer.text).toBe(408);
+    expect(answer.text).toContain('The request body did not arrive within 0.5 s');
+    // A whole request to the same service is answered as ever.
+    expect((await fetch(`${gatewayUrl}/api/quote-requests`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
   });
 
   it('checks the admin token before an admin route reaches its service', async () => {

@@ -187,6 +187,13 @@ function createServiceProxy(
           answerUnavailable(res, service, pool, req.id);
           return;
         }
+        if (timedOut && !req.complete) {
+          // The client declared a body and had not sent all of it (a chunked body never ended): the service was
+          // waiting for the client, not the other way round. The client's fault, so a 408, and not an error of ours.
+          logger.warn({ requestId: req.id, service, target: replica, url: req.url }, 'request body not received in time');
+          answerJson(res, 408, { message: `The request body did not arrive within ${timeoutMs / 1000} s.`, requestId: req.id }, { connection: 'close' });
+          return;
+        }
         const status = timedOut ? 504 : 502;
         const message = timedOut
           ? `The ${serviceLabel[service]} service did not answer in time. Please try again.`

@@ -14,7 +14,7 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const DEFAULT_ADMIN_EMAIL = 'admin@forgeline-parts.example';
 
 interface ServiceSpec {
-  name: string;
+  name: 'catalog' | 'quotes' | 'auth' | 'media';
   entry: string;
   env?: Record<string, string>;
 }
@@ -32,6 +32,8 @@ export interface StackOptions {
   port?: number;
   /** Extra environment for every process (overrides the defaults). */
   env?: Record<string, string>;
+  /** Extra environment for one process by name (`gateway`, `catalog`, `quotes`, `auth`, `media`), over `env`. */
+  processEnv?: Partial<Record<'gateway' | 'catalog' | 'quotes' | 'auth' | 'media', Record<string, string>>>;
   /** Seed this many products when the data folder has no catalogue yet. */
   seedProducts?: number;
   /** Print only errors (tests, benchmarks); a failing start still shows each service's last lines. */
@@ -278,11 +280,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     await Promise.all(
       services.map((s, i) =>
-        launch(s.name, s.entry, { ...baseEnv, ...s.env, PORT: String(ports[s.name]) }, colours[i]!, serviceUrls[s.name]!, 120_000),
+        launch(s.name, s.entry, { ...baseEnv, ...s.env, ...opts.processEnv?.[s.name], PORT: String(ports[s.name]) }, colours[i]!, serviceUrls[s.name]!, 120_000),
       ),
     );
     const url = `http://127.0.0.1:${gatewayPort}`;
-    await launch('gateway', 'gateway/src/main.ts', { ...baseEnv, PORT: String(gatewayPort) }, colours[4]!, url, 60_000);
+    await launch('gateway', 'gateway/src/main.ts', { ...baseEnv, ...opts.processEnv?.gateway, PORT: String(gatewayPort) }, colours[4]!, url, 60_000);
     const processes = () => children.map((c) => ({ name: c.name, pid: c.child.pid, restarts: c.restarts ?? 0 }));
     return { url, dataDir, env, serviceUrls, processes, stop };
   } catch (err) {
