@@ -40,7 +40,7 @@ async function seed() {
     if (have) throw new Error(`${dataDir} holds ${have} requests, not ${TOTAL}: remove the folder to reseed`);
     const t0 = Date.now();
     for (let start = 0; start < TOTAL; start += 2_000) {
-      const saves: Promise<void>[] = [];
+      const saves: Promise<unknown>[] = [];
       for (let n = start; n < Math.min(TOTAL, start + 2_000); n++) {
         const buyer = (n * 7919) % (NAMES.length * SURNAMES.length);
         const name = `${pick(NAMES, buyer)} ${pick(SURNAMES, Math.floor(buyer / NAMES.length))}`;

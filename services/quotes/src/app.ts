@@ -35,7 +35,7 @@ import type { Redis } from '@forgeline/service-kit/redis';
 import type { Captchas } from './domain/captcha.ts';
 import { ConfirmationLimit, maskEmail } from './domain/confirmation-limit.ts';
 import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow } from './domain/inbox.ts';
-import { contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
+import { buyerConfirmationId, contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
 import { CatalogUnavailableError, type InboxChange, type InboxFilter, type InboxRecord, type ProductCatalog, type ProductRef, type QuoteStore } from './ports.ts';
 
 export interface RateLimits {
@@ -141,15 +141,15 @@ export function createApp(deps: QuotesDeps): Express {
         createdAt: new Date().toISOString(),
         ...(input.lines ? { lines } : {}),
       };
-      // Last before the save: a refused request (400, 503) uses none of the recipient's confirmations.
-      const confirmation = await confirmations.take(quote.customerEmail);
-      if (!confirmation.allowed) {
+      // Taken with the save: a refused request (400, 503) or a failed save uses none of the recipient's confirmations.
+      const quota = await confirmations.quotaFor(quote.customerEmail, buyerConfirmationId(quote.id));
+      const { confirmed } = await store.saveQuoteRequest(quote, quoteMails(quote, deps.mail), quota);
+      if (!confirmed) {
         req.log.warn(
-          { quoteId: quote.id, recipient: confirmation.recipient.slice(0, 12), to: maskEmail(quote.customerEmail), perDay: confirmations.perDay },
+          { quoteId: quote.id, recipient: quota.recipient.slice(0, 12), to: maskEmail(quote.customerEmail), perDay: confirmations.perDay },
           "buyer confirmation not queued: the recipient's daily limit is reached (request stored, seller notified)",
         );
       }
-      await store.saveQuoteRequest(quote, quoteMails(quote, deps.mail, confirmation.allowed));
       deps.outbox.kick();
       req.log.info({ quoteId: quote.id, productId: quote.productId, quantity: quote.quantity, lines: lines.length }, 'quote request stored');
       res.status(201).json({ success: true, id: quote.id, status: quote.status, message: QUOTE_RECEIVED } satisfies QuoteRequestResponse);

@@ -90,6 +90,14 @@ export interface CaptchaStore {
   purgeCaptchas(expiredBefore: Date): Promise<number>;
 }
 
+/** The buyer's confirmation of a request, and the count it takes one from. */
+export interface ConfirmationQuota {
+  mailId: string;
+  recipient: string;
+  day: string;
+  limit: number;
+}
+
 /** Per recipient and day, how many buyer confirmations were queued (see domain/confirmation-limit.ts). */
 export interface MailQuotaStore {
   /**
@@ -107,7 +115,12 @@ export interface MailQuotaStore {
  * survive a crash.
  */
 export interface QuoteStore extends CaptchaStore, MailQuotaStore {
-  saveQuoteRequest(quote: QuoteRequest, mails: OutboxMail[]): Promise<void>;
+  /**
+   * With `confirmation`, its mail (`mailId`, one of `mails`) is queued only when one of the recipient's confirmations
+   * for the day is left, taken as takeMailQuota does; where the store can, in the same transaction as the save (a save
+   * that fails uses none). `confirmed` says whether it was queued.
+   */
+  saveQuoteRequest(quote: QuoteRequest, mails: OutboxMail[], confirmation?: ConfirmationQuota): Promise<{ confirmed: boolean }>;
   saveContactMessage(contact: ContactMessage, mails: OutboxMail[]): Promise<void>;
   getQuoteRequest(id: string): Promise<QuoteRequest | null>;
   getContactMessage(id: string): Promise<ContactMessage | null>;

@@ -190,6 +190,31 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
       }
     });
 
+    it('queues a confirmation with its request only while the recipient has some left, simultaneous saves included', async () => {
+      const store = await make();
+      try {
+        const day = '2026-03-02';
+        const saves = Array.from({ length: 6 }, () => quote());
+        const results = await Promise.all(
+          saves.map((q) => store.saveQuoteRequest(q, mailsFor(q.id, 2), { mailId: mailsFor(q.id, 2)[0]!.id, recipient: 'rc', day, limit: 2 })),
+        );
+        expect(results.filter((r) => r.confirmed)).toHaveLength(2);
+        for (const [i, q] of saves.entries()) {
+          expect(await store.getQuoteRequest(q.id), 'every request is stored').not.toBeNull();
+          const ids = (await store.listMails(q.id)).map((m) => m.id);
+          expect(ids).toEqual(results[i]!.confirmed ? mailsFor(q.id, 2).map((m) => m.id) : [mailsFor(q.id, 2)[1]!.id]);
+        }
+        // Another recipient is counted apart; without a quota every mail goes.
+        const x = quote();
+        expect((await store.saveQuoteRequest(x, mailsFor(x.id), { mailId: mailsFor(x.id)[0]!.id, recipient: 'other', day, limit: 2 })).confirmed).toBe(true);
+        const y = quote();
+        expect((await store.saveQuoteRequest(y, mailsFor(y.id))).confirmed).toBe(true);
+        expect(await store.listMails(y.id)).toHaveLength(2);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('claims due mails once, counting attempts, and not again while leased', async () => {
       const store = await make();
       try {

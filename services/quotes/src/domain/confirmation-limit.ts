@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MailQuotaStore } from '../ports.ts';
+import type { ConfirmationQuota, MailQuotaStore } from '../ports.ts';
 
 /** Providers that ignore dots in the local part (john.smith@ and johnsmith@ are one mailbox). */
 const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
@@ -51,15 +51,17 @@ export class ConfirmationLimit {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes a confirmation for `email` today: false when the recipient has had `perDay` already. */
-  async take(email: string): Promise<{ allowed: boolean; recipient: string }> {
+  /**
+   * The count a confirmation to `email` takes one from today, for the store to take it with the save
+   * (QuoteStore.saveQuoteRequest): the mail is queued only when the recipient has had fewer than `perDay`.
+   */
+  async quotaFor(email: string, mailId: string): Promise<ConfirmationQuota> {
     const day = utcDay(this.now());
     if (day !== this.purgedFor) {
       this.purgedFor = day;
       // Yesterday's counts stay until tomorrow: a replica whose clock is a little behind still counts against them.
       await this.store.purgeMailQuotas(utcDay(this.now() - 86_400_000));
     }
-    const recipient = recipientKey(email);
-    return { allowed: await this.store.takeMailQuota(recipient, day, this.perDay), recipient };
+    return { mailId, recipient: recipientKey(email), day, limit: this.perDay };
   }
 }

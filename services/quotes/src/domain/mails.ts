@@ -93,8 +93,11 @@ function confirmedParts(q: QuoteRequest): { inCatalogue: boolean; name: string; 
  * own words, the catalogue's part names and SKUs, the quantities and the reference: sent to a stranger's address it
  * is a receipt for a request they did not make, not a message from whoever made it.
  */
+/** The id (and Message-ID) of a request's buyer confirmation. */
+export const buyerConfirmationId = (quoteId: string) => `quote-${quoteId}-buyer`;
+
 function buyerConfirmation(q: QuoteRequest, s: MailSettings): OutboxMail {
-  const id = `quote-${q.id}-buyer`;
+  const id = buyerConfirmationId(q.id);
   const parts = confirmedParts(q);
   const first = parts[0]!;
   const what = parts.length > 1 ? `${parts.length} parts` : first.inCatalogue ? `${first.name} (SKU ${first.sku || '-'})` : '1 part not in our catalogue';
@@ -127,10 +130,10 @@ function buyerConfirmation(q: QuoteRequest, s: MailSettings): OutboxMail {
 }
 
 /**
- * A quote request's mails: the seller's notification with every detail, and (unless `confirm` is false: the
- * recipient's daily limit is reached) the buyer's confirmation, first.
+ * A quote request's mails: the buyer's confirmation (`buyerConfirmationId`; the store queues it only while the
+ * recipient's daily count allows) and the seller's notification with every detail.
  */
-export function quoteMails(q: QuoteRequest, s: MailSettings, confirm = true): OutboxMail[] {
+export function quoteMails(q: QuoteRequest, s: MailSettings): OutboxMail[] {
   const rows = quoteRows(q);
   const parts = linesTable(q);
   const sellerId = `quote-${q.id}-seller`;
@@ -146,7 +149,7 @@ export function quoteMails(q: QuoteRequest, s: MailSettings, confirm = true): Ou
       messageId: `<${sellerId}@${s.messageDomain}>`,
     },
   };
-  return confirm ? [buyerConfirmation(q, s), seller] : [seller];
+  return [buyerConfirmation(q, s), seller];
 }
 
 /** A contact message's one mail: the seller's notification; replying answers the visitor. */

@@ -3,7 +3,7 @@ import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import { INBOX_STATUSES, type InboxEvent, type InboxStats, type InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
-import type { CaptchaTake, InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
+import type { CaptchaTake, ConfirmationQuota, InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
 
 interface QuoteDoc extends Omit<QuoteRequest, 'id'> {
   _id: string;
@@ -277,8 +277,11 @@ export class MongoQuoteStore implements QuoteStore {
     );
   }
 
-  saveQuoteRequest(q: QuoteRequest, mails: OutboxMail[]): Promise<void> {
-    return this.saveWithMails(this.quotes as unknown as RecordModel, q, mails, inboxFromQuote(q));
+  async saveQuoteRequest(q: QuoteRequest, mails: OutboxMail[], confirmation?: ConfirmationQuota): Promise<{ confirmed: boolean }> {
+    // No transaction spans both here: the count is taken first (a save that then fails has used one).
+    const confirmed = !confirmation || (await this.takeMailQuota(confirmation.recipient, confirmation.day, confirmation.limit));
+    await this.saveWithMails(this.quotes as unknown as RecordModel, q, confirmed ? mails : mails.filter((m) => m.id !== confirmation!.mailId), inboxFromQuote(q));
+    return { confirmed };
   }
 
   saveContactMessage(c: ContactMessage, mails: OutboxMail[]): Promise<void> {
