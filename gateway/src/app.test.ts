@@ -17,7 +17,14 @@ const logger = createLogger('gateway-test', 'silent');
 function echoService(name: string) {
   const app = createServiceApp({ name, logger });
   app.all('/{*rest}', (req, res) => {
-    res.json({ service: name, method: req.method, path: req.originalUrl, requestId: req.header('x-request-id'), serviceToken: req.header('x-service-token') ?? null });
+    res.json({
+      service: name,
+      method: req.method,
+      path: req.originalUrl,
+      requestId: req.header('x-request-id'),
+      serviceToken: req.header('x-service-token') ?? null,
+      connection: req.header('connection') ?? null,
+    });
   });
   return finishApp(app, logger);
 }
@@ -84,6 +91,16 @@ describe('gateway', () => {
     const body = (await fresh.json()) as { requestId: string };
     expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(fresh.headers.get('x-request-id')).toBe(body.requestId);
+  });
+
+  it("keeps its connection to a service whatever the client's Connection header says (hop-by-hop)", async () => {
+    const gw = Number(new URL(gatewayUrl).port);
+    const answer = await rawRequest(gw, httpRequest('GET', '/api/products?x=1', [['Host', 'x'], ['Connection', 'close']]), { timeoutMs: 5_000 });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('"connection":"keep-alive"');
+    // ...and the client's own connection is closed as it asked (rawRequest reads until the server closes it).
+    expect(answer.hung).toBe(false);
+    expect(answer.text).toMatch(/^connection: close/im);
   });
 
   it('never lets a browser speak as a service', async () => {

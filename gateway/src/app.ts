@@ -111,6 +111,10 @@ function createServiceProxy(
       proxyReq: (proxyReq: ClientRequest, req: TimedRequest, res: ServerResponse) => {
         if (req.id) proxyReq.setHeader(REQUEST_ID_HEADER, String(req.id));
         proxyReq.removeHeader(SERVICE_TOKEN_HEADER); // a browser can never speak as a service
+        // Connection is hop-by-hop: a client's `close` is about its connection to us. Passed on, it made the service
+        // close its connection after answering, and a service that answered before the whole body arrived (a 413 or
+        // 415 from the declared length or encoding) closed it under the body still being written: EPIPE, a 502.
+        proxyReq.setHeader('connection', 'keep-alive');
         // A client gone before its answer (it hung up, or its request broke off mid-body and Node answered 400 and
         // closed the connection, perhaps while the admin check was still out): the service's half is dropped too,
         // instead of waiting out the timeout below for a body that never ends, and it is no error of ours.
@@ -152,6 +156,10 @@ function createServiceProxy(
       },
       proxyRes: (proxyRes: IncomingMessage, req: TimedRequest) => {
         if (req.upstream) req.upstream.responded = true;
+        // Hop-by-hop the other way too: the client's connection is kept or closed as the client asked (http-proxy then
+        // takes the client's own Connection header), not as our connection to the service is.
+        delete proxyRes.headers.connection;
+        delete proxyRes.headers['keep-alive'];
         edgeCache?.offer(req, proxyRes);
       },
       error: (err: NodeJS.ErrnoException, req: TimedRequest, res: ServerResponse | Socket) => {
