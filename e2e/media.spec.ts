@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import sharp from 'sharp';
 import yazl from 'yazl';
+import { zipBuffer } from '@forgeline/test-support/zip';
 import { signInAsAdmin } from './support/admin-sign-in.ts';
 
 /**
@@ -40,13 +41,7 @@ const photo = (seed: number) =>
 function zipOf(entries: [string, Buffer][]): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const [name, data] of entries) zip.addBuffer(data, name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
+  return zipBuffer(zip);
 }
 
 const seed = Date.now() % 10_000;

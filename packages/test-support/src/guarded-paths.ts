@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { Express } from 'express';
 import { signGatewayAssertion } from '@forgeline/service-kit/gateway-assertion';
 import { httpRequest, rawRequest } from './raw-http.ts';
+import { appRoutes } from './app-routes.ts';
 
 /**
  * The paths a guard and a router might read differently: for every route of a service under /api/admin or /internal,
@@ -17,16 +18,7 @@ export interface GuardedRoute {
 
 /** Every route of an Express app under /api/admin or /internal, read from its router (so a new route joins itself). */
 export function guardedRoutesOf(app: Express, opts: { open?: (path: string) => boolean } = {}): GuardedRoute[] {
-  const stack = (app as unknown as { router: { stack: { route?: { path: unknown; methods: Record<string, boolean> } }[] } }).router.stack;
-  const routes: GuardedRoute[] = [];
-  for (const layer of stack) {
-    if (!layer.route) continue;
-    for (const path of [layer.route.path].flat()) {
-      if (typeof path !== 'string' || !/^\/(api\/admin|internal)(\/|$)/i.test(path) || opts.open?.(path)) continue;
-      for (const method of Object.keys(layer.route.methods)) if (method !== '_all') routes.push({ method: method.toUpperCase(), path });
-    }
-  }
-  return routes;
+  return appRoutes(app).filter((r) => /^\/(api\/admin|internal)(\/|$)/i.test(r.path) && !opts.open?.(r.path));
 }
 
 /** A route's path with its `:params` filled in. */

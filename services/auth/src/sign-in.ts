@@ -66,7 +66,7 @@ export function createSignIn(deps: SignInDeps) {
       `Sign-in to the Forgeline Parts admin with ${lock.email} is locked until ${until} (UTC): ` +
       `${lock.failures} wrong codes were entered for this address since ${new Date(lock.windowStart).toISOString().replace(/\.\d+Z$/, 'Z')}.\n\n` +
       `No code was sent. If these were not your attempts, someone may be guessing codes for your address.\n` +
-      `Another admin can lift the lock sooner (DELETE /api/admin/sign-in-locks/${encodeURIComponent(lock.email)}); otherwise it ends by itself.\n`;
+      `Another admin can lift the lock sooner in the admin panel (Audit log tab, Sign-in locks); otherwise it ends by itself.\n`;
     return { to: lock.email, subject: 'Forgeline Parts admin sign-in locked', text, messageId: `<${id}@forgeline.parts>` };
   }
 

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
+import { zipBuffer } from '@forgeline/test-support/zip';
 
 /**
  * XLSX files written by hand (yazl), for what ExcelJS will not write: ZIP bombs, a central directory that lies,
@@ -17,13 +18,7 @@ export function zipOf(entries: [string, Buffer | string | Readable][]): Promise<
     if (data instanceof Readable) zip.addReadStream(data, name);
     else zip.addBuffer(Buffer.from(data), name);
   }
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
+  return zipBuffer(zip);
 }
 
 export interface HandWrittenSheet {

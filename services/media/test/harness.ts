@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Express } from 'express';
 import sharp from 'sharp';
 import yazl from 'yazl';
+import { zipBuffer } from '@forgeline/test-support/zip';
 import type { Product } from '@forgeline/contracts/products';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve } from '@forgeline/service-kit/serve';
@@ -114,13 +115,7 @@ export function zipOf(entries: [string, Buffer][], opts: { compress?: boolean } 
     if (name.endsWith('/')) zip.addEmptyDirectory(name);
     else zip.addBuffer(data, name, { compress: opts.compress ?? true });
   }
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
+  return zipBuffer(zip);
 }
 
 /**
