@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AdminEmailSchema } from './auth.ts';
 
 /**
  * Staff access beyond the sign-in itself: the session cookie the admin panel relies on, API keys for the seller's
@@ -168,6 +169,9 @@ export type SignInLock = z.infer<typeof SignInLockSchema>;
 /** GET /api/admin/sign-in-locks: admin addresses with failed codes in their count, locked ones first. Staff only. */
 export const SignInLockListResponseSchema = z.object({ locks: z.array(SignInLockSchema) });
 export type SignInLockListResponse = z.infer<typeof SignInLockListResponseSchema>;
+
+/** DELETE /api/admin/sign-in-locks/{email}: the address as the sign-in form takes it (trimmed, lower-cased). */
+export const SignInLockParamsSchema = z.object({ email: AdminEmailSchema.describe("The admin's e-mail address (letter case does not matter)") });
 
 /** DELETE /api/admin/sign-in-locks/{email}: ends the lock and forgets the count. Staff only, never one's own. */
 export const LiftSignInLockResponseSchema = z.object({ success: z.literal(true), lifted: SignInLockSchema });

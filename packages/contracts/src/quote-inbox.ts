@@ -207,3 +207,7 @@ export type InboxStats = z.infer<typeof InboxStatsSchema>;
 
 /** The part of an e-mail address after the @, lower-cased. */
 export const emailDomain = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+
+/** GET /api/admin/quotes/staff: the admin addresses (ADMIN_EMAILS) a request can be assigned to. */
+export const InboxStaffResponseSchema = z.object({ staff: z.array(z.string()).describe('The admin addresses (ADMIN_EMAILS) a request can be assigned to') });
+export type InboxStaffResponse = z.infer<typeof InboxStaffResponseSchema>;

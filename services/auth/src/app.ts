@@ -1,12 +1,10 @@
 import type { Express, Request, Response } from 'express';
-import { z } from 'zod';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { Mailer } from '@forgeline/mailer/mailer';
 import { Outbox, type OutboxOptions } from '@forgeline/mailer/outbox';
 import {
-  AdminEmailSchema,
   SendOtpRequestSchema,
   VerifyOtpRequestSchema,
   VerifySessionRequestSchema,
@@ -20,6 +18,7 @@ import {
   AuditQuerySchema,
   CreateApiKeyRequestSchema,
   RecordAuditRequestSchema,
+  SignInLockParamsSchema,
   VerifyApiKeyRequestSchema,
   readCookie,
   sessionCookieName,
@@ -50,9 +49,6 @@ export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 15 * 60_000, sendPerE
 
 /** Retry timing of code mails: codes live 10 minutes, so retries stay a minute apart at most. */
 export const DEFAULT_OUTBOX: Omit<OutboxOptions, 'now'> = { baseDelayMs: 2_000, maxDelayMs: 60_000, pollMs: 1_000, leaseMs: 60_000 };
-
-/** DELETE /api/admin/sign-in-locks/{email}: the address as the login form takes it (trimmed, lower-cased). */
-const LockParamsSchema = z.object({ email: AdminEmailSchema });
 
 export interface AuthDeps {
   store: AuthStore;
@@ -258,7 +254,7 @@ export function createApp(
     '/api/admin/sign-in-locks/:email',
     route(async (req, res) => {
       const by = staffOnly(res);
-      const { email } = parseInput(LockParamsSchema, req.params, 'params');
+      const { email } = parseInput(SignInLockParamsSchema, req.params, 'params');
       const lifted = await signInLocks.lift(email, by.toLowerCase());
       void audit(req, { actor: by, actorKind: 'admin', action: 'sign-in.unlocked', target: email, status: 200 });
       res.json({ success: true, lifted } satisfies LiftSignInLockResponse);

@@ -22,6 +22,7 @@ import {
   type InboxDetail,
   type InboxEvent,
   type InboxListResponse,
+  type InboxStaffResponse,
   type InboxStatus,
 } from '@forgeline/contracts/quote-inbox';
 import { stringify } from 'csv-stringify';
@@ -347,7 +348,7 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
   app.get('/api/admin/quotes/staff', (req, res) => {
     adminOf(req);
     res.setHeader('cache-control', 'no-store');
-    res.json({ staff: deps.adminEmails });
+    res.json({ staff: deps.adminEmails } satisfies InboxStaffResponse);
   });
 
   app.get(

@@ -1,13 +1,18 @@
-import { z } from 'zod';
-import { InboxDetailSchema, InboxListResponseSchema, InboxPatchSchema, InboxQuerySchema, InboxReplySchema, InboxStatsSchema } from '../quote-inbox.ts';
+import {
+  InboxDetailSchema,
+  InboxListResponseSchema,
+  InboxPatchSchema,
+  InboxQuerySchema,
+  InboxReplySchema,
+  InboxStaffResponseSchema,
+  InboxStatsSchema,
+} from '../quote-inbox.ts';
 import { admin, body, csv, errors, ifMatch, json, KEY_ERRORS, parameters, textId, type Paths } from './shared.ts';
 
 const tags = ['Quote inbox'];
 const requestId = parameters(textId('The id of a quote request or contact message'), 'path');
 const version = ifMatch(false, 'The ETag of the request as read ("v<version>"); or send `version` in the body. One of them is required');
 
-/** GET /api/admin/quotes/staff. No contract names this answer; the shape is the quotes service's. */
-const StaffListSchema = z.object({ staff: z.array(z.string()).describe('The admin addresses (ADMIN_EMAILS) a request can be assigned to') });
 
 /** The staff inbox over quote requests and contact messages (quotes service). */
 export const inboxPaths: Paths = {
@@ -27,7 +32,7 @@ export const inboxPaths: Paths = {
       operationId: 'listInboxStaff',
       summary: 'The staff a request can be assigned to',
       security: admin,
-      responses: { 200: json(StaffListSchema, 'Their addresses'), ...errors(...KEY_ERRORS) },
+      responses: { 200: json(InboxStaffResponseSchema, 'Their addresses'), ...errors(...KEY_ERRORS) },
     },
   },
   '/api/admin/quotes/stats': {

@@ -8,9 +8,9 @@ import {
   CurrentSessionResponseSchema,
   LiftSignInLockResponseSchema,
   SignInLockListResponseSchema,
+  SignInLockParamsSchema,
 } from '../admin-access.ts';
 import {
-  AdminEmailSchema,
   AuthConfigResponseSchema,
   LogoutResponseSchema,
   SendOtpRequestSchema,
@@ -25,8 +25,6 @@ const keysAndAudit = ['API keys & audit'];
 
 /** DELETE /api/admin/api-keys/{id}. No contract names this answer; the shape is the auth service's. */
 const RevokedSchema = z.object({ success: z.literal(true) });
-/** DELETE /api/admin/sign-in-locks/{email}: the address as the sign-in form takes it (the auth service parses it so). */
-const LockParamsSchema = z.object({ email: AdminEmailSchema.describe("The admin's e-mail address (letter case does not matter)") });
 
 /**
  * Staff access (auth service): the e-mailed-code sign-in (open: it is how a session is obtained), the session, the
@@ -106,7 +104,7 @@ export const staffPaths: Paths = {
       operationId: 'liftSignInLock',
       summary: "End an address's sign-in lock and forget its count (another admin's: never one's own)",
       security: admin,
-      parameters: parameters(LockParamsSchema, 'path'),
+      parameters: parameters(SignInLockParamsSchema, 'path'),
       responses: {
         200: json(LiftSignInLockResponseSchema, 'Lifted: the count and lock as they were'),
         ...errors(400, 401, [403, "An API key, or one's own address"], 503, [404, 'No count or lock for that admin address']),

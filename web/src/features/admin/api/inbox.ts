@@ -1,4 +1,4 @@
-import type { InboxDetail, InboxListResponse, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
+import type { InboxDetail, InboxListResponse, InboxStaffResponse, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { withQuery } from '../../../lib/api-client.ts';
 import { ADMIN_QUERY_KEY, useAdminSession } from '../hooks/use-admin-session.tsx';
@@ -41,7 +41,7 @@ export function useInboxStaff() {
   const { adminFetch, session } = useAdminSession();
   return useQuery({
     queryKey: [ADMIN_QUERY_KEY, 'inbox', 'staff'],
-    queryFn: () => adminFetch<{ staff: string[] }>('/api/admin/quotes/staff'),
+    queryFn: () => adminFetch<InboxStaffResponse>('/api/admin/quotes/staff'),
     enabled: Boolean(session),
     staleTime: Infinity,
   });
