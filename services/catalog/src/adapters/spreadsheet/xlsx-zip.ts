@@ -61,7 +61,8 @@ async function checkedEntries(zip: yauzl.ZipFile, limits: XlsxLimits): Promise<M
       }
     });
     zip.once('end', () => resolve());
-    zip.once('error', (err: Error) => reject(unreadable(err.message)));
+    // `on`, not `once`: a second error after the first, unheard, would end the process.
+    zip.on('error', (err: Error) => reject(unreadable(err.message)));
     zip.readEntry();
   });
   return entries;
