@@ -10,6 +10,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
-    reporters: ['default'],
+    // TEST_REPORT_DIR (set by .ci/run): also write the counts, for the one closing line scripts/test-summary.mjs prints.
+    reporters: process.env.TEST_REPORT_DIR ? ['default', ['json', { outputFile: `${process.env.TEST_REPORT_DIR}/vitest.json` }]] : ['default'],
   },
 });

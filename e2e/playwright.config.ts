@@ -13,7 +13,10 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list']],
+  // TEST_REPORT_DIR (set by .ci/run): also write the counts, for the one closing line scripts/test-summary.mjs prints.
+  reporter: process.env.TEST_REPORT_DIR
+    ? [['list'], ['json', { outputFile: `${process.env.TEST_REPORT_DIR}/e2e.json` }]]
+    : [['list']],
   outputDir: '../test-results',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
