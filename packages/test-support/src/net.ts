@@ -27,7 +27,8 @@ const given = new Set<number>();
 
 /**
  * Ports below the ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range; elsewhere IANA's 49152 on), a
- * slice of them per vitest worker (VITEST_POOL_ID) so that test files running side by side never draw the same one.
+ * slice of them per vitest worker (VITEST_POOL_ID) so that test files running side by side never draw the same one;
+ * TEST_PORT_SLICE moves a whole run to other slices.
  */
 function unassignedRange(): [number, number] {
   let ephemeralStart = 49_152;
@@ -40,7 +41,8 @@ function unassignedRange(): [number, number] {
   const low = Math.max(10_000, high - 16_000);
   const slices = 8;
   const size = Math.floor((high - low) / slices);
-  const slot = Number(process.env.VITEST_POOL_ID ?? 0) % slices;
+  // TEST_PORT_SLICE shifts the slices, for two test runs side by side on one machine.
+  const slot = (Number(process.env.VITEST_POOL_ID ?? 0) + Number(process.env.TEST_PORT_SLICE ?? 0)) % slices;
   return [low + slot * size, low + (slot + 1) * size];
 }
 
