@@ -7,7 +7,6 @@ import type {
   Testimonial,
 } from '@forgeline/contracts/products';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
-import type { MachineQuery } from './domain/part-history.ts';
 
 export interface Page<T> {
   items: T[];
@@ -17,6 +16,13 @@ export interface Page<T> {
    * answer splices it in instead of making objects of the rows and serialising them again. Same content as `items`.
    */
   itemsJson?: string;
+}
+
+/** A machine filter as slugs; `serial` narrows by the fits' ranges. */
+export interface MachineQuery {
+  makeSlug: string;
+  modelSlug?: string;
+  serial?: string;
 }
 
 /** A part found by one of its other numbers. */

@@ -1,5 +1,6 @@
 import type { CrossReference, Fitment, Product } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
+import type { MachineQuery } from '../ports.ts';
 import { codeKey } from './products.ts';
 
 /**
@@ -56,13 +57,6 @@ export function serialInRange(serial: string, from?: string, to?: string): boole
     return side === 'from' ? s.text >= b.text : s.text <= b.text;
   };
   return (!from || within(from, 'from')) && (!to || within(to, 'to'));
-}
-
-/** A machine filter as slugs; `serial` narrows by the fits' ranges. */
-export interface MachineQuery {
-  makeSlug: string;
-  modelSlug?: string;
-  serial?: string;
 }
 
 export const machineQuery = (q: { make?: string; model?: string; serial?: string }): MachineQuery | null => {

@@ -1,7 +1,7 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { CrossReference, Fitment, Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { altCodesOf, fitsMachine, withHistory, type MachineQuery } from '../../domain/part-history.ts';
+import { altCodesOf, fitsMachine, withHistory } from '../../domain/part-history.ts';
 import {
   brandSlugOf,
   categorySlugOf,
@@ -14,7 +14,7 @@ import {
   type CatalogTotals,
 } from '../../domain/products.ts';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
-import type { AltCodeHit, MachineCount, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
+import type { AltCodeHit, MachineCount, MachineQuery, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
 import { ANCHOR_STRIDE, PageAnchors, type SortKey } from '../../domain/page-anchors.ts';
 
 /*

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CrossReference, Fitment, Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { altCodesOf, serialInRange, withHistory, type MachineQuery } from '../../domain/part-history.ts';
+import { altCodesOf, serialInRange, withHistory } from '../../domain/part-history.ts';
 import {
   brandSlugOf,
   categorySlugOf,
@@ -16,7 +16,7 @@ import {
   type CatalogTotals,
 } from '../../domain/products.ts';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
-import type { AltCodeHit, MachineCount, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
+import type { AltCodeHit, MachineCount, MachineQuery, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
 import { ANCHOR_STRIDE, PageAnchors, type SortKey } from '../../domain/page-anchors.ts';
 
 /*
