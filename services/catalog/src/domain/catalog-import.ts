@@ -1,7 +1,7 @@
 import { ProductCreateSchema, ProductFieldsSchema, type ProductFields } from '@forgeline/contracts/catalog-admin';
 import type { Product } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { stableUuid } from '../seed/generate.ts';
+import { stableUuid } from './stable-uuid.ts';
 import { formatCrossReferences, formatFits, formatReplaces, parseCrossReferences, parseFits, parseReplaces, withHistory } from './part-history.ts';
 
 /**

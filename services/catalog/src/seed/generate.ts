@@ -4,11 +4,11 @@
  * before it, so the first N products of a bigger run are the same as a run of N.
  * It streams: memory stays constant whatever the count (one counter per part-number pattern).
  */
-import { createHash } from 'node:crypto';
 import type { Product, Testimonial } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
 import { BRANDS, CATEGORIES, type BrandDef, type CategoryDef, type Group, type Shape } from './catalogue-data.ts';
 import { PartNumberSequence, parsePattern, type PartNumberPattern } from './part-numbers.ts';
+import { stableUuid } from '../domain/stable-uuid.ts';
 
 export const DEFAULT_SEED = 20_17;
 
@@ -32,15 +32,6 @@ export function createRng(seed: number): () => number {
     c = (c + t) >>> 0;
     return t / 4294967296;
   };
-}
-
-/** A version-5-shaped uuid from a name: stable across runs and machines. */
-export function stableUuid(name: string): string {
-  const h = createHash('sha1').update(name).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.toString('hex', 0, 16);
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
 /** slugify with a fast path for plain ASCII (the same result; NFKD normalisation is the slow part). */
