@@ -38,11 +38,11 @@ import { machineQuery } from './domain/part-history.ts';
 import { mergeHistoryHits } from './domain/search/history-search.ts';
 import type { Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
 import { renderPartImageSvg } from './seed/part-image.ts';
-import { registerPartsMatchRoutes } from './parts-match-routes.ts';
-import { registerSitemapRoutes } from './sitemap-routes.ts';
-import { registerCatalogAdminRoutes } from './catalog-admin-routes.ts';
-import { createImportRunner, IMPORT_BATCH } from './catalog-import-jobs.ts';
-import { IMPORT_WORKER_BATCH, runImportInWorker } from './adapters/sqlite/import-worker.ts';
+import { registerPartsMatchRoutes } from './routes/parts-match.ts';
+import { registerSitemapRoutes } from './routes/sitemap.ts';
+import { registerCatalogAdminRoutes } from './routes/catalog-admin.ts';
+import { createImportRunner, IMPORT_BATCH } from './jobs/catalog-import.ts';
+import { IMPORT_WORKER_BATCH, runImportInWorker } from './jobs/catalog-import-worker.ts';
 import { categoryPath } from '@forgeline/contracts/slug';
 import { tmpdir } from 'node:os';
 

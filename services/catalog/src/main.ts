@@ -5,10 +5,10 @@ import { openClearChannel } from '@forgeline/service-kit/clear-channel';
 import { connectRedis } from '@forgeline/service-kit/redis';
 import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createApp } from './app.ts';
-import { PARTS_MATCH_PER_MINUTE } from './parts-match-routes.ts';
+import { PARTS_MATCH_PER_MINUTE } from './routes/parts-match.ts';
 import { CatalogConfigSchema } from './config.ts';
 import { catalogPaths, openStores } from './stores.ts';
-import { SearchReplication } from './search-replication.ts';
+import { SearchReplication } from './jobs/search-replication.ts';
 import { openRedisChangeFeed } from './adapters/redis/redis-change-feed.ts';
 
 const REINDEX_BATCH = 2_000;

@@ -7,7 +7,7 @@ import type { Express } from 'express';
 import { SitemapProductsQuerySchema, type SitemapProductsResponse } from '@forgeline/contracts/sitemap';
 import { parseInput } from '@forgeline/service-kit/errors';
 import { route } from '@forgeline/service-kit/http';
-import type { ProductRepository } from './ports.ts';
+import type { ProductRepository } from '../ports.ts';
 
 export function registerSitemapRoutes(app: Express, deps: { products: Pick<ProductRepository, 'listAll'> }): void {
   app.get(

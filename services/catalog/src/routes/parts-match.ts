@@ -7,10 +7,10 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import { receiveMultipart } from '@forgeline/service-kit/multipart';
 import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
 import type { Redis } from '@forgeline/service-kit/redis';
-import { parsePartsList, PartsListError } from './domain/parts-list.ts';
-import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
-import { PARTS_LIST_XLSX_LIMITS } from './adapters/spreadsheet/xlsx-limits.ts';
-import { matchLines, type MatchDeps } from './domain/parts-match.ts';
+import { parsePartsList, PartsListError } from '../domain/parts-list.ts';
+import { readTabularRows, TabularFileError } from '../adapters/spreadsheet/tabular-file.ts';
+import { PARTS_LIST_XLSX_LIMITS } from '../adapters/spreadsheet/xlsx-limits.ts';
+import { matchLines, type MatchDeps } from '../domain/parts-match.ts';
 
 /** Lists per client address per minute (a list is up to 500 lookups). The browser tests and benchmark raise it. */
 export const PARTS_MATCH_PER_MINUTE = 30;

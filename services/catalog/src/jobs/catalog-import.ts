@@ -3,10 +3,10 @@ import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forge
 import { IMPORT_ERRORS_SHOWN } from '@forgeline/contracts/catalog-admin';
 import type { Product } from '@forgeline/contracts/products';
 import type { Logger } from '@forgeline/service-kit/logger';
-import type { ProductRepository, SearchIndex } from './ports.ts';
-import { applyRow, CatalogFileError, parseRow, readHeader, type HeaderMap, type ParsedRow } from './domain/catalog-import.ts';
-import { countTabularRows, readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
-import { CATALOG_IMPORT_XLSX_LIMITS as limits } from './adapters/spreadsheet/xlsx-limits.ts';
+import type { ProductRepository, SearchIndex } from '../ports.ts';
+import { applyRow, CatalogFileError, parseRow, readHeader, type HeaderMap, type ParsedRow } from '../domain/catalog-import.ts';
+import { countTabularRows, readTabularRows, TabularFileError } from '../adapters/spreadsheet/tabular-file.ts';
+import { CATALOG_IMPORT_XLSX_LIMITS as limits } from '../adapters/spreadsheet/xlsx-limits.ts';
 
 /**
  * Runs catalogue imports in the background, one at a time, in batches: each batch is read from the store, compared,
@@ -136,7 +136,7 @@ export interface ImportJobContext {
 /**
  * One import, start to end: count the rows, then read, check, compare and write them batch by batch, then take off
  * the parts the file did not name (missing=deactivate). Runs in the catalog process or in a process of its own with its
- * own connection (adapters/sqlite/import-worker.ts); it records its own failures on the job.
+ * own connection (catalog-import-worker.ts, on SQLite); it records its own failures on the job.
  */
 export async function runImportJob(ctx: ImportJobContext): Promise<void> {
   const { job, path, store, logger, batchSize, index, progress } = ctx;

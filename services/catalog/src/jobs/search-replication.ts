@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Product } from '@forgeline/contracts/products';
 import type { Logger } from '@forgeline/service-kit/logger';
-import type { CatalogChange, CatalogChangeFeed, ChangeFeedEntry, ChangeFeedPosition, ProductRepository, SearchIndex } from './ports.ts';
+import type { CatalogChange, CatalogChangeFeed, ChangeFeedEntry, ChangeFeedPosition, ProductRepository, SearchIndex } from '../ports.ts';
 
 /**
  * Keeps this replica's embedded search index in step with every other replica's writes over the storage they share.

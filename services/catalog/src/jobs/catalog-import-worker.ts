@@ -2,8 +2,8 @@ import type { CatalogImportJob } from '@forgeline/contracts/catalog-admin';
 import type { Product } from '@forgeline/contracts/products';
 import { createLogger, type Logger } from '@forgeline/service-kit/logger';
 import { childRole, startTsProcess } from '@forgeline/service-kit/ts-worker';
-import { runImportJob, type ImportRequest, type ImportStore } from '../../catalog-import-jobs.ts';
-import { SqliteProductRepository } from './sqlite-product-repository.ts';
+import { runImportJob, type ImportRequest, type ImportStore } from './catalog-import.ts';
+import { SqliteProductRepository } from '../adapters/sqlite/sqlite-product-repository.ts';
 
 /**
  * Catalogue imports on SQLite run here, in a child process with a connection of its own: better-sqlite3 writes are
@@ -20,6 +20,9 @@ import { SqliteProductRepository } from './sqlite-product-repository.ts';
  * them back into the file every 40 MB of WAL cost more than the writes themselves), no memory map (its reads are
  * the batch's own rows). It runs at a lower CPU priority than the catalog, so searches and page reads go first on a
  * busy machine.
+ *
+ * It is a way of running the import job (catalog-import.ts), not an implementation of a port, so it lives beside
+ * the job and uses the SQLite adapter like any other caller; no adapter imports a job.
  */
 
 /**

@@ -18,11 +18,11 @@ import { ProductIdParamsSchema, type Product } from '@forgeline/contracts/produc
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { route } from '@forgeline/service-kit/http';
 import { receiveMultipart } from '@forgeline/service-kit/multipart';
-import { applyRow, CATALOG_COLUMNS, CatalogFileError, exportRow, readHeader } from './domain/catalog-import.ts';
-import type { ImportRunner } from './catalog-import-jobs.ts';
-import { readTabularRows, TabularFileError } from './adapters/spreadsheet/tabular-file.ts';
-import { CATALOG_IMPORT_XLSX_LIMITS } from './adapters/spreadsheet/xlsx-limits.ts';
-import type { ProductRepository, SearchIndex } from './ports.ts';
+import { applyRow, CATALOG_COLUMNS, CatalogFileError, exportRow, readHeader } from '../domain/catalog-import.ts';
+import type { ImportRunner } from '../jobs/catalog-import.ts';
+import { readTabularRows, TabularFileError } from '../adapters/spreadsheet/tabular-file.ts';
+import { CATALOG_IMPORT_XLSX_LIMITS } from '../adapters/spreadsheet/xlsx-limits.ts';
+import type { ProductRepository, SearchIndex } from '../ports.ts';
 
 export const CATALOG_IMPORT_MAX_BYTES = CATALOG_IMPORT_MAX_MB * 1024 * 1024;
 
