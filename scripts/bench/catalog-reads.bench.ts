@@ -7,7 +7,7 @@
  * Two diagnostic tables follow: the same reads straight to the catalog (what the gateway costs)
  * and over one connection (service time without queueing).
  *
- * The catalogue is seeded once into data/bench-500k by `seed-cli` (timed; the time is kept in
+ * The catalogue is seeded once into data/bench-500k by `cli/seed.ts` (timed; the time is kept in
  * seed-timing.json and printed on later runs) and reused.
  */
 import fs from 'node:fs';

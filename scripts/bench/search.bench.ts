@@ -266,7 +266,7 @@ function runEngineInChild(engine: Engine): EngineResult {
 
 const gatewayDataDir = path.join(repoRoot, 'data', `bench-${label}`);
 
-/** Seeds data/bench-<label> once with seed-cli, in the format catalog-reads.bench.ts also reuses. */
+/** Seeds data/bench-<label> once with cli/seed.ts, in the format catalog-reads.bench.ts also reuses. */
 async function ensureSeeded(): Promise<void> {
   const timingFile = path.join(gatewayDataDir, 'seed-timing.json');
   if (fs.existsSync(timingFile) && (JSON.parse(fs.readFileSync(timingFile, 'utf8')) as { products: number }).products === products) return;
@@ -274,13 +274,13 @@ async function ensureSeeded(): Promise<void> {
   fs.mkdirSync(gatewayDataDir, { recursive: true });
   console.log(`Seeding ${products.toLocaleString('en-US')} products into ${path.relative(repoRoot, gatewayDataDir)} (once)...`);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/seed-cli.ts', '--products', String(products)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/cli/seed.ts', '--products', String(products)], {
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: gatewayDataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`seed-cli exited with ${code}`);
+  if (code !== 0) throw new Error(`cli/seed.ts exited with ${code}`);
   fs.writeFileSync(timingFile, JSON.stringify({ products, seconds: (performance.now() - started) / 1000, at: new Date().toISOString() }, null, 2));
 }
 

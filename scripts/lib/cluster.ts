@@ -338,7 +338,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     delete seedEnv.PORT;
     if (seedCount > 0) {
       await step(`demo catalogue: ${seedCount.toLocaleString('en-US')} parts (when empty)`, () =>
-        supervisor.oneShot({ name: 'seed', entry: 'services/catalog/src/seed-cli.ts', args: ['--products', String(seedCount), '--if-empty'], env: seedEnv }),
+        supervisor.oneShot({ name: 'seed', entry: 'services/catalog/src/cli/seed.ts', args: ['--products', String(seedCount), '--if-empty'], env: seedEnv }),
       );
     }
 

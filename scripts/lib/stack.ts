@@ -270,7 +270,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     if (seedProducts > 0 && !fs.existsSync(path.join(dataDir, 'catalog.sqlite')) && !env.MONGO_URL) {
       write(`Seeding a demo catalogue of ${seedProducts.toLocaleString('en-US')} products into ${dataDir} (first start only)...`);
       const tail: string[] = [];
-      const seeding = spawnTs('services/catalog/src/seed-cli.ts', ['--products', String(seedProducts)], baseEnv);
+      const seeding = spawnTs('services/catalog/src/cli/seed.ts', ['--products', String(seedProducts)], baseEnv);
       children.push({ name: 'seed', child: seeding });
       pipeLogs(seeding, 'seed', colours[5]!, opts, tail);
       const code = await new Promise<number | null>((resolve) => seeding.once('exit', resolve));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { repoRoot } from '../../lib/stack.ts';
 
 /**
- * The benchmarks' shared catalogue: data/bench-<N> seeded once by `seed-cli` (timed; the time is kept in
+ * The benchmarks' shared catalogue: data/bench-<N> seeded once by `cli/seed.ts` (timed; the time is kept in
  * seed-timing.json and printed on later runs) and reused. A folder seeded by an older generator (without part
  * history and fitment) or left half-made is seeded again.
  */
@@ -34,7 +34,7 @@ export function benchCatalogue(products: number) {
     fs.mkdirSync(dataDir, { recursive: true });
     console.log(`Seeding ${products.toLocaleString('en-US')} products into ${path.relative(repoRoot, dataDir)} (once; later runs reuse it)...`);
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/seed-cli.ts', '--products', String(products)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/cli/seed.ts', '--products', String(products)], {
       cwd: repoRoot,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -57,7 +57,7 @@ export function benchCatalogue(products: number) {
       }
     });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    if (code !== 0) throw new Error(`seed-cli exited with ${code}`);
+    if (code !== 0) throw new Error(`cli/seed.ts exited with ${code}`);
     const timing: SeedTiming = {
       products,
       seconds: (performance.now() - started) / 1000,

@@ -1,7 +1,7 @@
 import { tempDir } from '@forgeline/test-support/net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStores, type Stores } from '../stores.ts';
-import { parseSeedArgs } from '../seed-cli.ts';
+import { parseSeedArgs } from '../cli/seed.ts';
 import { seedCatalogue } from './seed-catalogue.ts';
 
 describe('seedCatalogue on the embedded stores', () => {

@@ -8,10 +8,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
-import { CatalogConfigSchema } from './config.ts';
-import { DEFAULT_SEED } from './seed/generate.ts';
-import { MAX_SEED_PRODUCTS, seedCatalogue } from './seed/seed-catalogue.ts';
-import { openStores } from './stores.ts';
+import { CatalogConfigSchema } from '../config.ts';
+import { DEFAULT_SEED } from '../seed/generate.ts';
+import { MAX_SEED_PRODUCTS, seedCatalogue } from '../seed/seed-catalogue.ts';
+import { openStores } from '../stores.ts';
 
 const USAGE = `Usage: npm run seed -- --products <N> [--seed <S>] [--if-empty]
   --products  how many products to generate, a whole number from 1 to ${MAX_SEED_PRODUCTS.toLocaleString('en-US')}
