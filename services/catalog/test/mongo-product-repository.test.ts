@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll } from 'vitest';
 import { startFerretDb } from '@forgeline/test-support/ferretdb';
 import { MongoProductRepository } from '../src/adapters/mongo/mongo-product-repository.ts';
-import { describeProductRepository } from './product-repository-contract.ts';
+import { describeProductRepository } from './product-repository.contract.ts';
 
 /** Each test gets its own database on the shared server, so tests never see each other's rows. */
 const freshDatabase = (url: string) => () => MongoProductRepository.connect(`${url}/catalog_${randomUUID().replaceAll('-', '')}`);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
 import { SqliteProductRepository } from '../src/adapters/sqlite/sqlite-product-repository.ts';
-import { describeProductRepository } from './product-repository-contract.ts';
+import { describeProductRepository } from './product-repository.contract.ts';
 import { PRODUCTS, id, makeProduct } from './fixtures.ts';
 
 const dirs: Array<() => void> = [];

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
-import { countTabularRows, readTabularRows, TabularFileError } from '../src/adapters/spreadsheet/tabular-file.ts';
+import { countTabularRows, readTabularRows, TabularFileError } from './tabular-file.ts';
 
 const tmp = tempDir('forgeline-tabular-');
 afterAll(() => tmp.remove());

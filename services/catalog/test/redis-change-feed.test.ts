@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { connectRedis } from '@forgeline/service-kit/redis';
 import { startRedis, type RunningRedis } from '@forgeline/test-support/redis';
-import { CHANGE_FEED_MAX_ENTRIES, openRedisChangeFeed } from './redis-change-feed.ts';
+import { CHANGE_FEED_MAX_ENTRIES, openRedisChangeFeed } from '../src/adapters/redis/redis-change-feed.ts';
 
 const logger = createLogger('change-feed-test', 'silent');
 const part = (i: number) => ({ id: `id-${i}`, sku: `SKU-${i}` });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHeaderRow, parsePartsLine, parsePartsList, PartsListError } from '../src/domain/parts-list.ts';
+import { isHeaderRow, parsePartsLine, parsePartsList, PartsListError } from './parts-list.ts';
 
 const one = (text: string) => {
   const l = parsePartsLine(text, 1)!;
