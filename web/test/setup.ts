@@ -1,0 +1,22 @@
+/**
+ * Set-up of the web component tests (vitest project "web", jsdom): the jest-dom matchers, the MSW server's life
+ * cycle, and a clean page (DOM, storage) after every test.
+ */
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { server } from './msw-server.ts';
+
+// What jsdom does not implement and the components call: scrolling (the header search keeps its highlighted option
+// in view; the quote list page scrolls to the top after sending).
+if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
+window.scrollTo = () => {};
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  localStorage.clear();
+  sessionStorage.clear();
+});
+afterAll(() => server.close());
