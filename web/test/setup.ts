@@ -4,6 +4,7 @@
  */
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './msw-server.ts';
 
@@ -11,6 +12,12 @@ import { server } from './msw-server.ts';
 // in view; the quote list page scrolls to the top after sending).
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 window.scrollTo = () => {};
+
+// Uploads (a parts list, a catalogue file) go out as FormData. jsdom's FormData, File and Blob do not survive Node's
+// fetch, which MSW answers (the file arrives as "blob" with no content); a browser's do. So the tests use Node's own
+// classes, which behave as the browser's.
+const NodeFormData = (await new Response(new URLSearchParams()).formData()).constructor;
+Object.assign(globalThis, { FormData: NodeFormData, File: NodeFile, Blob: NodeBlob });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
