@@ -83,6 +83,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'POST', path: '/api/contact', body: 'json' },
   { method: 'GET', path: '/api/openapi.json' },
   { method: 'GET', path: '/api/docs' },
+  { method: 'GET', path: '/api/docs/redoc.standalone.js' },
   { method: 'GET', path: '/media/products/:x' },
   { method: 'GET', path: '/media/generated/:x/:x/:x.svg' },
   // Never routed: services' internal calls.

@@ -13,7 +13,7 @@ import { HttpError } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
 import type { EdgeCache } from './edge-cache.ts';
-import { buildOpenApiDocument, renderApiDocsHtml } from '@forgeline/contracts/openapi';
+import { mountApiDocs } from './api-docs.ts';
 import { matchRoute, type ServiceName } from './routes.ts';
 import { createSecurityHeaders, type SecurityHeaders } from './security-headers.ts';
 import { failureKind, isIdempotent, toReplicaPool, type ReplicaPool } from './replica-pool.ts';
@@ -293,23 +293,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     else next();
   });
 
-  // The API's description for the seller's systems, generated from the contracts once per process.
-  let openApi: { json: string; html: string } | null = null;
-  const apiDocs = () => {
-    if (!openApi) {
-      const doc = buildOpenApiDocument();
-      openApi = { json: JSON.stringify(doc, null, 2), html: renderApiDocsHtml(doc) };
-    }
-    return openApi;
-  };
-  app.get('/api/openapi.json', (_req, res) => {
-    res.type('application/json').setHeader('cache-control', 'public, max-age=300');
-    res.send(apiDocs().json);
-  });
-  app.get('/api/docs', (_req, res) => {
-    res.type('html').setHeader('cache-control', 'public, max-age=300');
-    res.send(apiDocs().html);
-  });
+  // The API's description for the seller's systems (generated from the contracts) and its reference page.
+  mountApiDocs(app);
 
   deps.extraRoutes?.(app);
 

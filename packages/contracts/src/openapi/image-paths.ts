@@ -12,7 +12,7 @@ import {
 } from '../media.ts';
 import { PRODUCT_IMAGE_FORMATS, PRODUCT_IMAGE_HASH_LENGTH, PRODUCT_IMAGE_WIDTHS } from '../media-paths.ts';
 import { GeneratedImageParamsSchema } from '../products.ts';
-import { admin, ADMIN_ERRORS, binary, body, errors, formFields, json, multipart, parameters, type Paths } from './shared.ts';
+import { ADMIN_ERRORS, binary, body, errors, formFields, json, multipart, open, parameters, staff, type Paths } from './shared.ts';
 
 const tags = ['Images'];
 
@@ -40,6 +40,7 @@ export const imagePaths: Paths = {
     get: {
       tags,
       operationId: 'getProductImage',
+      security: open,
       summary: "A processed product photo (one width and format); the name is its content's hash, so it is cached for a year",
       parameters: [
         ...parameters(VariantFileSchema, 'path'),
@@ -56,6 +57,7 @@ export const imagePaths: Paths = {
     get: {
       tags,
       operationId: 'getGeneratedPartImage',
+      security: open,
       summary: 'The drawn picture of a part without photos (category, brand and part slugs); the same slugs give the same picture',
       parameters: parameters(GeneratedImageParamsSchema, 'path'),
       responses: { 200: image(['image/svg+xml'], 'The picture'), ...errors(400) },
@@ -66,7 +68,7 @@ export const imagePaths: Paths = {
       tags,
       operationId: 'uploadProductImage',
       summary: 'Upload one photo of a product (multipart field `image`); answered once it is processed, or 202 while it still is',
-      security: admin,
+      security: staff,
       parameters: parameters(UploadImageParamsSchema, 'path', { id: "The product's id" }),
       requestBody: multipart({ image: binary('The photo (JPEG, PNG, WebP, …)') }, ['image']),
       responses: {
@@ -81,7 +83,7 @@ export const imagePaths: Paths = {
       tags,
       operationId: 'uploadSkuImages',
       summary: 'Upload photos (or ZIPs of photos) of one SKU (multipart fields `sku`, `productName`, files `images`) and process them',
-      security: admin,
+      security: staff,
       requestBody: multipart(
         { ...skuFields.properties, images: { type: 'array', items: binary(), description: 'Photos, or ZIP files of photos' } },
         [...skuFields.required, 'images'],
@@ -97,7 +99,7 @@ export const imagePaths: Paths = {
       tags,
       operationId: 'processSkuImages',
       summary: 'Process (again) the photos stored for SKUs',
-      security: admin,
+      security: staff,
       requestBody: body(ProcessSkuImagesBodySchema),
       responses: {
         200: json(ProcessSkuImagesResponseSchema, 'Processing started; SKUs not known or without photos are in skipped'),
@@ -110,7 +112,7 @@ export const imagePaths: Paths = {
       tags,
       operationId: 'uploadBulkZip',
       summary: 'Upload a ZIP of photos, one folder per SKU (multipart field `zip`), and process them',
-      security: admin,
+      security: staff,
       requestBody: multipart({ zip: binary('The ZIP: <sku>/<photo> entries') }, ['zip']),
       responses: {
         200: json(BulkZipResultSchema, 'Extracted; processing started (follow it at /api/admin/media-jobs/{jobId})'),
@@ -123,7 +125,7 @@ export const imagePaths: Paths = {
       tags,
       operationId: 'getMediaJob',
       summary: 'The progress of everything one upload call queued',
-      security: admin,
+      security: staff,
       parameters: parameters(MediaJobParamsSchema, 'path', { id: 'The jobId an upload call answered with' }),
       responses: { 200: json(MediaJobStatusSchema, 'The job'), ...errors(400, ...ADMIN_ERRORS, 404) },
     },

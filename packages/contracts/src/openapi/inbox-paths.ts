@@ -7,7 +7,7 @@ import {
   InboxStaffResponseSchema,
   InboxStatsSchema,
 } from '../quote-inbox.ts';
-import { admin, body, csv, errors, ifMatch, json, KEY_ERRORS, parameters, textId, type Paths } from './shared.ts';
+import { body, csv, errors, ifMatch, json, KEY_ERRORS, parameters, staffOrKey, textId, type Paths } from './shared.ts';
 
 const tags = ['Quote inbox'];
 const requestId = parameters(textId('The id of a quote request or contact message'), 'path');
@@ -21,7 +21,7 @@ export const inboxPaths: Paths = {
       tags,
       operationId: 'listInbox',
       summary: 'Quote requests and contact messages, filtered and paged',
-      security: admin,
+      security: staffOrKey('quotes:read'),
       parameters: parameters(InboxQuerySchema, 'query'),
       responses: { 200: json(InboxListResponseSchema, 'A page of the inbox'), ...errors([400, 'Invalid query, or an assignee who is not staff'], ...KEY_ERRORS) },
     },
@@ -31,7 +31,7 @@ export const inboxPaths: Paths = {
       tags,
       operationId: 'listInboxStaff',
       summary: 'The staff a request can be assigned to',
-      security: admin,
+      security: staffOrKey('quotes:read'),
       responses: { 200: json(InboxStaffResponseSchema, 'Their addresses'), ...errors(...KEY_ERRORS) },
     },
   },
@@ -40,7 +40,7 @@ export const inboxPaths: Paths = {
       tags,
       operationId: 'getInboxStats',
       summary: 'Requests this week, median hours to a first reply, share won, most asked-for parts',
-      security: admin,
+      security: staffOrKey('quotes:read'),
       responses: { 200: json(InboxStatsSchema, 'The numbers'), ...errors(...KEY_ERRORS) },
     },
   },
@@ -49,7 +49,7 @@ export const inboxPaths: Paths = {
       tags,
       operationId: 'exportInbox',
       summary: 'The filtered inbox as CSV',
-      security: admin,
+      security: staffOrKey('quotes:read'),
       parameters: parameters(InboxQuerySchema, 'query'),
       responses: { 200: csv('One row per request'), ...errors([400, 'Invalid query, or an assignee who is not staff'], ...KEY_ERRORS) },
     },
@@ -59,7 +59,7 @@ export const inboxPaths: Paths = {
       tags,
       operationId: 'getInboxRequest',
       summary: 'One request with its lines and history (ETag: its version)',
-      security: admin,
+      security: staffOrKey('quotes:read'),
       parameters: requestId,
       responses: { 200: json(InboxDetailSchema, 'The request'), ...errors(...KEY_ERRORS, 404) },
     },
@@ -67,7 +67,7 @@ export const inboxPaths: Paths = {
       tags,
       operationId: 'updateInboxRequest',
       summary: 'Change status, assignee or add a note (If-Match, or `version`: the version as read)',
-      security: admin,
+      security: staffOrKey('quotes:write'),
       parameters: [...requestId, version],
       requestBody: body(InboxPatchSchema),
       responses: {
@@ -88,7 +88,7 @@ export const inboxPaths: Paths = {
       tags,
       operationId: 'replyToInboxRequest',
       summary: 'Reply to the buyer by e-mail, with prices per line (If-Match, or `version`: the version as read)',
-      security: admin,
+      security: staffOrKey('quotes:write'),
       parameters: [...requestId, version],
       requestBody: body(InboxReplySchema),
       responses: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_KEY_PREFIX, sessionCookieName, type ApiKeyScope } from '../admin-access.ts';
 import { ErrorBodySchema } from '../common.ts';
 
 /**
@@ -17,9 +18,29 @@ export type Paths = Record<string, Record<string, Operation>>;
  * number is the string it is sent as, a default may be left out), or what it receives (`output`).
  */
 export const schema = (s: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any', override: io === 'input' ? stringPipeChecks : undefined }) as JsonSchema;
+  const override = (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }) => {
+    if (io === 'input') stringPipeChecks(ctx);
+    enumKeyedRecord(ctx);
+  };
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any', override }) as JsonSchema;
   return rest;
 };
+
+/**
+ * A record over an enum (`z.record(StatusSchema, z.number())`: every status, each a number) is an object with exactly
+ * those keys. zod writes it as `propertyNames` + `additionalProperties` + `required`, which names properties the
+ * schema never defines (Redocly: no-required-schema-properties-undefined) and which renderers show as a bare map; it
+ * is written here as the same object with each key a property and no other allowed, which means the same.
+ */
+function enumKeyedRecord(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const j = ctx.jsonSchema;
+  const keys = (j.propertyNames as { enum?: unknown[] } | undefined)?.enum;
+  const value = j.additionalProperties;
+  if (j.type !== 'object' || j.properties !== undefined || !keys?.every((k) => typeof k === 'string') || typeof value !== 'object' || value === null) return;
+  j.properties = Object.fromEntries((keys as string[]).map((k) => [k, value]));
+  j.additionalProperties = false;
+  delete j.propertyNames;
+}
 
 /**
  * The input side of a text → text pipe (`z.string().trim().pipe(z.email())`) is only its first half: the format and
@@ -113,8 +134,54 @@ export const errors = (...codes: ErrorCode[]) =>
 export const ADMIN_ERRORS: ErrorCode[] = [401, 403, 503];
 export const KEY_ERRORS: ErrorCode[] = [...ADMIN_ERRORS, [429, 'Too many calls with this API key: at most 600 a minute']];
 
-/** Admin calls: `Authorization: Bearer` with an API key or a session token (the admin panel sends the session cookie). */
-export const admin = [{ bearer: [] }];
+/**
+ * The credentials the gateway's admin check takes (gateway/src/admin-auth.ts), as the document's security schemes. A
+ * call lists the ones it accepts, any one of them being enough; a public call lists none (`security: []`).
+ */
+export const SECURITY_SCHEMES = {
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: sessionCookieName(false),
+    description:
+      `The admin panel's session: the cookie verify-otp sets (\`${sessionCookieName(true)}\` when the site is served over https). ` +
+      'A change made with it must come from the site itself (its Origin, or Sec-Fetch-Site: same-origin), else 403.',
+  },
+  sessionToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "A signed-in member of staff's session token (the `token` verify-otp answers), for scripts: `Authorization: Bearer <token>`.",
+  },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: `${API_KEY_PREFIX}…`,
+    description:
+      "An API key made in the admin panel (API keys tab), for the seller's own systems: `Authorization: Bearer flk_…`. It works only on " +
+      'the catalogue and quote-inbox calls that list it, within the scope they name, at most 600 calls a minute; every call made with it ' +
+      'is in the audit log.',
+  },
+} as const;
+
+/** An operation's `security`: any one of its requirements is enough. */
+export type Security = Partial<Record<keyof typeof SECURITY_SCHEMES, string[]>>[];
+
+/** A call anyone may make. */
+export const open: Security = [];
+/** Signed-in staff only (the panel's cookie or a session token); an API key is refused with 403. */
+export const staff: Security = [{ sessionCookie: [] }, { sessionToken: [] }];
+/**
+ * Signed-in staff, or an API key with the scope (the gateway's route table gives a key `<area>:read` for GET and HEAD,
+ * `<area>:write` for the rest). OpenAPI 3.1 lets a requirement of a non-OAuth scheme list roles: here, the key's scope.
+ */
+export const staffOrKey = (scope: ApiKeyScope): Security => [...staff, { apiKey: [scope] }];
+
+/**
+ * What every route may answer before it runs, whatever it is sent: request line and headers over 16 kB get 431 from
+ * the server itself (service-kit's serve.ts), with no body. Listed on the calls that take no input, whose only client
+ * error it is.
+ */
+export const HEADERS_TOO_LARGE = { 431: { description: 'Request line and headers over 16 kB: answered before any route runs, with no body' } };
 
 /** Optimistic concurrency: the version (ETag) the client read. */
 export const ifMatch = (required: boolean, description: string) =>

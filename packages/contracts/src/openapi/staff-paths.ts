@@ -18,7 +18,7 @@ import {
   VerifyOtpRequestSchema,
   VerifyOtpResponseSchema,
 } from '../auth.ts';
-import { admin, ADMIN_ERRORS, body, errors, json, parameters, textId, type Paths } from './shared.ts';
+import { ADMIN_ERRORS, body, errors, HEADERS_TOO_LARGE, json, open, parameters, staff, textId, type Paths } from './shared.ts';
 
 const signIn = ['Staff sign-in'];
 const keysAndAudit = ['API keys & audit'];
@@ -35,14 +35,16 @@ export const staffPaths: Paths = {
     get: {
       tags: signIn,
       operationId: 'getSignInConfig',
+      security: open,
       summary: 'What the sign-in screen prefills (an empty defaultEmail when the prefill is off)',
-      responses: { 200: json(AuthConfigResponseSchema, 'The settings') },
+      responses: { 200: json(AuthConfigResponseSchema, 'The settings'), ...HEADERS_TOO_LARGE },
     },
   },
   '/api/admin/auth/send-otp': {
     post: {
       tags: signIn,
       operationId: 'sendSignInCode',
+      security: open,
       summary: 'Mail a 6-digit sign-in code to an admin address (any well-formed address gets the same answer)',
       requestBody: body(SendOtpRequestSchema),
       responses: {
@@ -55,6 +57,7 @@ export const staffPaths: Paths = {
     post: {
       tags: signIn,
       operationId: 'verifySignInCode',
+      security: open,
       summary: 'Trade the mailed code for a session: its token (for Authorization: Bearer) and the session cookie',
       requestBody: body(VerifyOtpRequestSchema),
       responses: {
@@ -73,7 +76,7 @@ export const staffPaths: Paths = {
       tags: signIn,
       operationId: 'getSession',
       summary: 'Who the bearer token or session cookie signs in, and until when',
-      security: admin,
+      security: staff,
       responses: { 200: json(CurrentSessionResponseSchema, 'The session'), ...errors([401, 'No token or cookie, or the session has ended']) },
     },
   },
@@ -82,7 +85,7 @@ export const staffPaths: Paths = {
       tags: signIn,
       operationId: 'signOut',
       summary: 'End the session of the bearer token or cookie (and clear the cookie)',
-      security: admin,
+      security: staff,
       responses: {
         200: json(LogoutResponseSchema, 'Signed out'),
         ...errors([401, 'No token or cookie'], [403, 'Cross-site request refused: a sign-out by cookie must come from the site']),
@@ -94,7 +97,7 @@ export const staffPaths: Paths = {
       tags: signIn,
       operationId: 'listSignInLocks',
       summary: 'Admin addresses with failed sign-in codes counted, locked ones first',
-      security: admin,
+      security: staff,
       responses: { 200: json(SignInLockListResponseSchema, 'The counts and locks'), ...errors(...ADMIN_ERRORS) },
     },
   },
@@ -103,7 +106,7 @@ export const staffPaths: Paths = {
       tags: signIn,
       operationId: 'liftSignInLock',
       summary: "End an address's sign-in lock and forget its count (another admin's: never one's own)",
-      security: admin,
+      security: staff,
       parameters: parameters(SignInLockParamsSchema, 'path'),
       responses: {
         200: json(LiftSignInLockResponseSchema, 'Lifted: the count and lock as they were'),
@@ -116,14 +119,14 @@ export const staffPaths: Paths = {
       tags: keysAndAudit,
       operationId: 'listApiKeys',
       summary: 'The API keys, revoked ones included (never the keys themselves)',
-      security: admin,
+      security: staff,
       responses: { 200: json(ApiKeyListResponseSchema, 'The keys'), ...errors(...ADMIN_ERRORS) },
     },
     post: {
       tags: keysAndAudit,
       operationId: 'createApiKey',
       summary: 'Make an API key with scopes; the answer is the only time the key is shown',
-      security: admin,
+      security: staff,
       requestBody: body(CreateApiKeyRequestSchema),
       responses: { 201: json(CreateApiKeyResponseSchema, 'The key (keep it: it is stored hashed)'), ...errors(400, ...ADMIN_ERRORS, 413) },
     },
@@ -133,7 +136,7 @@ export const staffPaths: Paths = {
       tags: keysAndAudit,
       operationId: 'revokeApiKey',
       summary: 'Revoke an API key (again: no change)',
-      security: admin,
+      security: staff,
       parameters: parameters(textId("The key's id"), 'path'),
       responses: { 200: json(RevokedSchema, 'Revoked'), ...errors(...ADMIN_ERRORS, [404, 'No such key']) },
     },
@@ -143,7 +146,7 @@ export const staffPaths: Paths = {
       tags: keysAndAudit,
       operationId: 'listAuditEntries',
       summary: 'Staff actions and every call made with a key, newest first: who, what, from where, the answer',
-      security: admin,
+      security: staff,
       parameters: parameters(AuditQuerySchema, 'query'),
       responses: { 200: json(AuditListResponseSchema, 'A page of entries (nextCursor: the next page)'), ...errors([400, 'Invalid query or cursor'], ...ADMIN_ERRORS) },
     },

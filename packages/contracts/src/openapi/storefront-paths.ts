@@ -17,7 +17,7 @@ import {
   TestimonialSchema,
 } from '../products.ts';
 import { CaptchaSchema, ContactInputSchema, ContactResponseSchema, QuoteRequestInputSchema, QuoteRequestResponseSchema } from '../quotes.ts';
-import { binary, body, ErrorSchema, errors, json, parameters, schema, type Paths } from './shared.ts';
+import { binary, body, ErrorSchema, errors, HEADERS_TOO_LARGE, json, open, parameters, schema, type Paths } from './shared.ts';
 
 /** The 410 of a product taken off the storefront: the error body, and the way to its category. */
 const ProductGoneSchema = ErrorSchema.extend({
@@ -33,6 +33,7 @@ export const storefrontPaths: Paths = {
     get: {
       tags,
       operationId: 'listProducts',
+      security: open,
       summary: 'Search the catalogue, or list a category or brand (give category, brand or search)',
       parameters: parameters(ProductListQuerySchema, 'query'),
       responses: { 200: json(ProductListResponseSchema, 'A page of products'), ...errors(400, [404, 'No such category or brand']) },
@@ -42,6 +43,7 @@ export const storefrontPaths: Paths = {
     get: {
       tags,
       operationId: 'getProduct',
+      security: open,
       summary: 'One product, with the part that supersedes it (replacedBy) when it has been superseded',
       parameters: parameters(ProductIdParamsSchema, 'path', { id: "The product's id (a UUID)" }),
       responses: {
@@ -55,6 +57,7 @@ export const storefrontPaths: Paths = {
     get: {
       tags,
       operationId: 'listGallery',
+      security: open,
       summary: 'The image gallery: every product, or those a search finds, narrowed by machine',
       parameters: parameters(CatalogQuerySchema, 'query'),
       responses: { 200: json(ProductListResponseSchema, 'A page of products'), ...errors(400) },
@@ -64,6 +67,7 @@ export const storefrontPaths: Paths = {
     get: {
       tags,
       operationId: 'listBrandProducts',
+      security: open,
       summary: "A brand's products, by page",
       parameters: [...parameters(BrandParamsSchema, 'path', { brand: "The brand's name or slug" }), ...parameters(BrandProductsQuerySchema, 'query')],
       responses: { 200: json(BrandProductsResponseSchema, 'The brand and a page of its products'), ...errors(400, [404, 'No such brand']) },
@@ -73,14 +77,16 @@ export const storefrontPaths: Paths = {
     get: {
       tags,
       operationId: 'listSubcategories',
+      security: open,
       summary: 'Every brand and category pair, with how many products it has',
-      responses: { 200: json(SubcategoryListSchema, 'The pairs') },
+      responses: { 200: json(SubcategoryListSchema, 'The pairs'), ...HEADERS_TOO_LARGE },
     },
   },
   '/api/testimonials': {
     get: {
       tags,
       operationId: 'listTestimonials',
+      security: open,
       summary: "Customers' reviews, or only the featured ones",
       parameters: parameters(TestimonialQuerySchema, 'query'),
       responses: { 200: json(z.array(TestimonialSchema), 'The reviews'), ...errors(400) },
@@ -90,14 +96,16 @@ export const storefrontPaths: Paths = {
     get: {
       tags,
       operationId: 'listFitmentMakes',
+      security: open,
       summary: 'The machine makes parts fit, with how many parts fit each',
-      responses: { 200: json(FitmentMakesResponseSchema, 'Makes by name') },
+      responses: { 200: json(FitmentMakesResponseSchema, 'Makes by name'), ...HEADERS_TOO_LARGE },
     },
   },
   '/api/fitment/models': {
     get: {
       tags,
       operationId: 'listFitmentModels',
+      security: open,
       summary: 'The models of one make parts fit; then narrow any list or search with make, model and serial',
       parameters: parameters(FitmentModelsQuerySchema, 'query'),
       responses: { 200: json(FitmentModelsResponseSchema, 'Models by name'), ...errors(400, [404, 'No such make']) },
@@ -107,6 +115,7 @@ export const storefrontPaths: Paths = {
     post: {
       tags,
       operationId: 'matchPartsList',
+      security: open,
       summary: 'Match a pasted parts list (or a CSV/XLSX file, multipart field `file`) to the catalogue, line by line',
       requestBody: {
         required: true,
@@ -122,6 +131,7 @@ export const storefrontPaths: Paths = {
     post: {
       tags,
       operationId: 'createQuoteRequest',
+      security: open,
       summary: 'Ask for a quote: one product, or up to 200 lines',
       requestBody: body(QuoteRequestInputSchema),
       responses: {
@@ -139,6 +149,7 @@ export const storefrontPaths: Paths = {
     get: {
       tags,
       operationId: 'getCaptcha',
+      security: open,
       summary: 'A security check for the contact form: num1 + num2 answers it; the token expires and is good for one try',
       responses: { 200: json(CaptchaSchema, 'The check'), ...errors([429, 'Too many security checks from this address: try again later']) },
     },
@@ -147,6 +158,7 @@ export const storefrontPaths: Paths = {
     post: {
       tags,
       operationId: 'sendContactMessage',
+      security: open,
       summary: 'Send the seller a message (with the answer to a security check from /api/captcha)',
       requestBody: body(ContactInputSchema),
       responses: {
