@@ -16,8 +16,20 @@ window.scrollTo = () => {};
 // Uploads (a parts list, a catalogue file) go out as FormData. jsdom's FormData, File and Blob do not survive Node's
 // fetch, which MSW answers (the file arrives as "blob" with no content); a browser's do. So the tests use Node's own
 // classes, which behave as the browser's.
-const NodeFormData = (await new Response(new URLSearchParams()).formData()).constructor;
-Object.assign(globalThis, { FormData: NodeFormData, File: NodeFile, Blob: NodeBlob });
+// React reads a submitted form with `new FormData(form, submitter)`: that still goes through jsdom's.
+const NodeFormData = (await new Response(new URLSearchParams()).formData()).constructor as typeof FormData;
+const JsdomFormData = window.FormData;
+class BrowserFormData extends NodeFormData {
+  constructor(form?: HTMLFormElement, submitter?: HTMLElement | null) {
+    super();
+    if (!form) return;
+    for (const [name, value] of new JsdomFormData(form, submitter)) {
+      if (typeof value === 'string') this.append(name, value);
+      else if (value instanceof NodeBlob) this.append(name, value as Blob);
+    }
+  }
+}
+Object.assign(globalThis, { FormData: BrowserFormData, File: NodeFile, Blob: NodeBlob });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
