@@ -15,7 +15,7 @@ import { createGatewayApp } from '../gateway/src/app.ts';
 import { matchRoute, type ServiceName } from '../gateway/src/routes.ts';
 import { startAuth } from '../services/auth/test/harness.ts';
 import { startMedia, testProducts } from '../services/media/test/harness.ts';
-import { startCatalogStub, startService } from '../services/quotes/test/helpers.ts';
+import { startCatalogStub, startService } from '../services/quotes/test/harness.ts';
 
 type Owner = ServiceName | 'gateway';
 interface Route {

@@ -12,7 +12,7 @@ import { tempDir } from '@forgeline/test-support/net';
 import { createApp as createCatalogApp } from '../../../services/catalog/src/app.ts';
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
-import { startService, type TestService } from '../../../services/quotes/test/helpers.ts';
+import { startService, type TestService } from '../../../services/quotes/test/harness.ts';
 import { ROOT_END, ROOT_START } from './ssr.ts';
 import { startSeoGateway } from './test-gateway.ts';
 

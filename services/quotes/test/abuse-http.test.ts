@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { tempDir } from '@forgeline/test-support/net';
 import { captchaKey } from '../src/domain/captcha.ts';
-import { eventually, post, PRODUCT, SELLER, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
+import { eventually, post, PRODUCT, SELLER, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
 const SEAL = { id: 'p-2', name: 'Seal Kit <6I-2503>', sku: 'SK-6I2503', partNumber: '6I-2503' };
 

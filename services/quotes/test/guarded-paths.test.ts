@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { assertGuardedPaths, guardedRoutesOf } from '@forgeline/test-support/guarded-paths';
-import { startCatalogStub, startService, type TestService } from './helpers.ts';
+import { startCatalogStub, startService, type TestService } from './harness.ts';
 
 /** Every admin route of the quotes service (the inbox: every buyer's name, e-mail and phone), spelled every way a caller might. */
 describe('quotes: admin routes, however their path is spelled', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
-import { eventually, post, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
+import { eventually, post, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
 // The same service on the MongoDB adapter (against FerretDB), end to end over HTTP.
 const ferret = await import('@forgeline/test-support/ferretdb')

@@ -11,7 +11,7 @@ import {
   startService,
   validQuote,
   type TestService,
-} from './helpers.ts';
+} from './harness.ts';
 
 async function mailFiles(dir: string): Promise<string[]> {
   try {

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxDetail, InboxListResponse, InboxStats } from '@forgeline/contracts/quote-inbox';
 import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
-import { ADMINS, eventually, post, PRODUCT, send, SERVICE_TOKEN, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
+import { ADMINS, eventually, post, PRODUCT, send, SERVICE_TOKEN, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
 const [OPS, SAM] = ADMINS as [string, string];
 /** What the gateway adds once the admin's session checks out: its signed assertion naming the admin. */

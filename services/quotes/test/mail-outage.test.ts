@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpMailer } from '@forgeline/mailer/mailer';
 import { startTestSmtp, type ReceivedMail } from '@forgeline/mailer/smtp-test-server';
 import { freePort, tempDir } from '@forgeline/test-support/net';
-import { eventually, post, startCatalogStub, startService, validQuote } from './helpers.ts';
+import { eventually, post, startCatalogStub, startService, validQuote } from './harness.ts';
 
 /*
  * Issue #19: an SMTP outage delays quote mails and loses none. Unlike outbox.test.ts (a server that answers

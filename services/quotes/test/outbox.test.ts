@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { tempDir } from '@forgeline/test-support/net';
 import { SmtpMailer } from '@forgeline/mailer/mailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, post, startCatalogStub, startService, validQuote } from './helpers.ts';
+import { eventually, post, startCatalogStub, startService, validQuote } from './harness.ts';
 
 /** A real SMTP server that refuses mail (451, "try later") while `rejectsLeft` > 0, then takes it. */
 async function startFlakySmtp() {

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, post, PRODUCT, SELLER, startCatalogStub, startService, validQuote, type TestService } from './helpers.ts';
+import { eventually, post, PRODUCT, SELLER, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
 const SEAL = { id: 'p-2', name: 'Seal Kit <6I-2503>', sku: 'SK-6I2503', partNumber: '6I-2503' };
 

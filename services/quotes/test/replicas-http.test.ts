@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { connectRedis, type Redis } from '@forgeline/service-kit/redis';
 import { startRedis } from '@forgeline/test-support/redis';
-import { downUrl, post, send, startService, type TestService } from './helpers.ts';
+import { downUrl, post, send, startService, type TestService } from './harness.ts';
 
 const redis = await startRedis();
 if ('skip' in redis) {

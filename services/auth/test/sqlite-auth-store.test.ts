@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { tempDir } from '@forgeline/test-support/net';
-import { describeAuthStore } from '../auth-store.contract.ts';
-import { createSqliteAuthStore } from './sqlite-auth-store.ts';
+import { describeAuthStore } from './auth-store.contract.ts';
+import { createSqliteAuthStore } from '../src/adapters/sqlite/sqlite-auth-store.ts';
 
 describeAuthStore('sqlite', async () => {
   const tmp = tempDir('forgeline-auth-store-');

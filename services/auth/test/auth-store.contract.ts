@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, OutboxMailRecord, SessionRecord } from '../ports.ts';
-import { DEFAULT_SIGN_IN_LOCK, takeAttempt, type SignInLockRecord } from '../domain/sign-in-lock.ts';
+import type { ApiKeyRecord, AuditRecord, AuthStore, OtpRecord, OutboxMailRecord, SessionRecord } from '../src/ports.ts';
+import { DEFAULT_SIGN_IN_LOCK, takeAttempt, type SignInLockRecord } from '../src/domain/sign-in-lock.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 

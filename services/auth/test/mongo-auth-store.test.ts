@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe } from 'vitest';
 import { startFerretDb, type RunningFerretDb } from '@forgeline/test-support/ferretdb';
-import { describeAuthStore } from '../auth-store.contract.ts';
-import { createMongoAuthStore } from './mongo-auth-store.ts';
+import { describeAuthStore } from './auth-store.contract.ts';
+import { createMongoAuthStore } from '../src/adapters/mongo/mongo-auth-store.ts';
 
 // The mongoose adapter against FerretDB (MongoDB's wire protocol); skipped, with the reason, when it cannot start.
 const ferret = await startFerretDb();
