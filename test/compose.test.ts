@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, PUBLISHED_SECRETS, loadConfig, secretProblem } from '@forgeline/service-kit/config';
-import { compose, composeReferences, envExample, envOf, exampleEnvOf, operatorVars, root } from './compose-file.ts';
+import { compose, composeReferences, envExample, envOf, exampleEnvOf, operatorVars, root } from './harness.ts';
 
 /** The node services: where their config schema lives and the adapters compose must choose. */
 const NODE_SERVICES: Record<string, { config: string; production: string[]; oneShot?: boolean; extraEnv?: string[] }> = {

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, rawRequest, type RawAnswer } from '@forgeline/test-support/raw-http';
 import { concretePath, pathVariant } from '@forgeline/test-support/guarded-paths';
 import { DEFAULT_ADMIN_EMAIL, ensureWebBuilt, repoRoot, startStack, type Stack } from '../scripts/lib/stack.ts';
-import { signIn } from './stack-sign-in.ts';
+import { signIn } from './harness.ts';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 2000);
 /**

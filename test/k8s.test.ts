@@ -20,7 +20,7 @@ import { createBullJobQueue } from '../services/media/src/adapters/bullmq/job-qu
 import type { JobHandlers, JobQueue } from '../services/media/src/ports.ts';
 import type { ProcessSkuResult } from '../services/media/src/jobs.ts';
 import { secretProblem } from '@forgeline/service-kit/config';
-import { compose, envOf, exampleEnvOf, readEnvFile, root } from './compose-file.ts';
+import { compose, envOf, exampleEnvOf, readEnvFile, root } from './harness.ts';
 import { crdSchemas, kubernetesSchemas, schemaFileName } from '../scripts/k8s-schemas.ts';
 
 const BIN = process.env.GO_BIN_DIR || path.join(os.homedir(), '.cache/storefront/go-bin');

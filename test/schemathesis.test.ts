@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../scripts/lib/stack.ts';
-import { signIn } from './stack-sign-in.ts';
+import { signIn } from './harness.ts';
 
 /** The command: SCHEMATHESIS_BIN, else the one on PATH, else the module of python3's (a PATH without pip's scripts). */
 const candidates: string[][] = [...(process.env.SCHEMATHESIS_BIN ? [[process.env.SCHEMATHESIS_BIN]] : []), ['schemathesis'], ['python3', '-m', 'schemathesis.cli']];

@@ -5,8 +5,8 @@ import { createLogger } from '@forgeline/service-kit/logger';
 import { createResponseCache } from '@forgeline/service-kit/response-cache';
 import { serve, type Served } from '@forgeline/service-kit/serve';
 import { freePort } from '@forgeline/test-support/net';
-import { createGatewayApp, withEdgeCache } from './app.ts';
-import { createEdgeCache, type EdgeCache } from './edge-cache.ts';
+import { createGatewayApp, withEdgeCache } from '../src/app.ts';
+import { createEdgeCache, type EdgeCache } from '../src/edge-cache.ts';
 
 const logger = createLogger('edge-cache-test', 'silent');
 

@@ -13,10 +13,10 @@ import { tempDir } from '@forgeline/test-support/net';
 import { createApp as createCatalogApp } from '../../../services/catalog/src/app.ts';
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
-import { startSeoGateway } from './test-gateway.ts';
+import { startSeoGateway } from './harness.ts';
 import { APP_START_SCRIPT } from '@forgeline/service-kit/page-scripts';
 import { cspDirectives, scriptHash } from '@forgeline/service-kit/security-headers';
-import { injectApp, ROOT_END, ROOT_START } from './ssr.ts';
+import { injectApp, ROOT_END, ROOT_START } from '../../src/seo/ssr.ts';
 
 const logger = createLogger('ssr-test', 'silent');
 const TOKEN = 'ssr-test-service-token-0123456789';

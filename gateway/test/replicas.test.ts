@@ -13,9 +13,9 @@ import { serve, type Served } from '@forgeline/service-kit/serve';
 import { startRedis } from '@forgeline/test-support/redis';
 import { SERVICE_TOKEN, startAuth, type AuthHarness } from '../../services/auth/test/harness.ts';
 import { DEFAULT_RATE_LIMITS } from '../../services/auth/src/app.ts';
-import { createAdminAuth } from './admin-auth.ts';
-import { createGatewayApp, withEdgeCache } from './app.ts';
-import { createEdgeCache } from './edge-cache.ts';
+import { createAdminAuth } from '../src/admin-auth.ts';
+import { createGatewayApp, withEdgeCache } from '../src/app.ts';
+import { createEdgeCache } from '../src/edge-cache.ts';
 
 const logger = createLogger('gateway-replicas-test', 'silent');
 

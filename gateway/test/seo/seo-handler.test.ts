@@ -13,8 +13,8 @@ import { freePort, tempDir } from '@forgeline/test-support/net';
 import { createApp as createCatalogApp } from '../../../services/catalog/src/app.ts';
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { id, makeProduct, PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
-import { cardImagePreload, productImagePreload } from './pages.ts';
-import { startSeoGateway } from './test-gateway.ts';
+import { cardImagePreload, productImagePreload } from '../../src/seo/pages.ts';
+import { startSeoGateway } from './harness.ts';
 
 const logger = createLogger('seo-test', 'silent');
 const TOKEN = 'seo-test-service-token-0123456789';

@@ -4,9 +4,9 @@ import { buildOpenApiDocument } from '@forgeline/contracts/openapi';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { serve, type Served } from '@forgeline/service-kit/serve';
 import { freePort } from '@forgeline/test-support/net';
-import { API_DOCS_PATH, OPENAPI_PATH, REDOC_SCRIPT_PATH } from './api-docs.ts';
-import { createGatewayApp } from './app.ts';
-import { matchRoute } from './routes.ts';
+import { API_DOCS_PATH, OPENAPI_PATH, REDOC_SCRIPT_PATH } from '../src/api-docs.ts';
+import { createGatewayApp } from '../src/app.ts';
+import { matchRoute } from '../src/routes.ts';
 
 type Operation = {
   operationId?: string;

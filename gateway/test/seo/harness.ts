@@ -3,8 +3,8 @@ import { createLogger } from '@forgeline/service-kit/logger';
 import { serve, type Served } from '@forgeline/service-kit/serve';
 import { siteConfig } from '@forgeline/site-config/site';
 import { freePort } from '@forgeline/test-support/net';
-import { createGatewayApp } from '../app.ts';
-import { createSeoHandler } from './seo-handler.ts';
+import { createGatewayApp } from '../../src/app.ts';
+import { createSeoHandler } from '../../src/seo/seo-handler.ts';
 
 export async function startSeoGateway(opts: {
   catalogUrl: string;

@@ -14,9 +14,9 @@ import { freePort, tempDir } from '@forgeline/test-support/net';
 import { createApp as createCatalogApp } from '../../services/catalog/src/app.ts';
 import { openStores, type Stores } from '../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../services/catalog/test/fixtures.ts';
-import { createGatewayApp, withEdgeCache } from './app.ts';
-import { createEdgeCache } from './edge-cache.ts';
-import { createSeoHandler } from './seo/seo-handler.ts';
+import { createGatewayApp, withEdgeCache } from '../src/app.ts';
+import { createEdgeCache } from '../src/edge-cache.ts';
+import { createSeoHandler } from '../src/seo/seo-handler.ts';
 
 const logger = createLogger('security-headers-test', 'silent');
 const TOKEN = 'security-headers-test-service-token-0123';

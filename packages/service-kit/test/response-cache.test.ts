@@ -1,11 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from './errors.ts';
-import { createServiceApp, finishApp } from './http.ts';
-import { createLogger } from './logger.ts';
-import { createResponseCache, RawJson } from './response-cache.ts';
-import { serve, type Served } from './serve.ts';
+import { HttpError } from '../src/errors.ts';
+import { createServiceApp, finishApp } from '../src/http.ts';
+import { createLogger } from '../src/logger.ts';
+import { createResponseCache, RawJson } from '../src/response-cache.ts';
+import { serve, type Served } from '../src/serve.ts';
 
 const logger = createLogger('response-cache-test', 'silent');
 

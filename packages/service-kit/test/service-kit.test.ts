@@ -2,11 +2,11 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProductListQuerySchema } from '@forgeline/contracts/products';
-import { ConfigError, allOrNone, baseEnv, loadConfig, port } from './config.ts';
-import { HttpError, parseInput } from './errors.ts';
-import { createServiceApp, finishApp, requireServiceToken } from './http.ts';
-import { createLogger } from './logger.ts';
-import { serve } from './serve.ts';
+import { ConfigError, allOrNone, baseEnv, loadConfig, port } from '../src/config.ts';
+import { HttpError, parseInput } from '../src/errors.ts';
+import { createServiceApp, finishApp, requireServiceToken } from '../src/http.ts';
+import { createLogger } from '../src/logger.ts';
+import { serve } from '../src/serve.ts';
 
 describe('loadConfig', () => {
   const schema = z.object({ ...baseEnv, PORT: port(4001), MONGO_URL: z.url().optional() });

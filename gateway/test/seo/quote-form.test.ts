@@ -13,8 +13,8 @@ import { createApp as createCatalogApp } from '../../../services/catalog/src/app
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
 import { startService, type TestService } from '../../../services/quotes/test/harness.ts';
-import { ROOT_END, ROOT_START } from './ssr.ts';
-import { startSeoGateway } from './test-gateway.ts';
+import { ROOT_END, ROOT_START } from '../../src/seo/ssr.ts';
+import { startSeoGateway } from './harness.ts';
 
 const logger = createLogger('quote-form-test', 'silent');
 const TOKEN = 'quote-form-test-service-token-0123';

@@ -2,10 +2,10 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRedis } from '@forgeline/test-support/redis';
-import { createServiceApp, finishApp } from './http.ts';
-import { createRateLimiter } from './rate-limit.ts';
-import { connectRedis, type Redis } from './redis.ts';
-import { serve, type Served } from './serve.ts';
+import { createServiceApp, finishApp } from '../src/http.ts';
+import { createRateLimiter } from '../src/rate-limit.ts';
+import { connectRedis, type Redis } from '../src/redis.ts';
+import { serve, type Served } from '../src/serve.ts';
 
 /** A logger whose warnings the test reads. */
 function recordingLogger() {

@@ -1,15 +1,21 @@
 /**
- * docker-compose.yml as the tests read it (test/compose.test.ts checks it against the code, test/k8s.test.ts
- * checks the Kubernetes manifests against it): parsed with its YAML merge keys, and its `${NAME…}` filled in as
- * compose fills them from an .env file. Compose needs one: every secret, and the mail relay, is a required
- * `${NAME:?…}` with no value in the repository. By default the tests fill it as an operator's .env does (random
- * secrets, the dev profile's Mailpit); `.env.example`, as committed, is the other .env the tests read.
+ * What the root suites share (one harness per test folder): docker-compose.yml as the tests read it, and signing in
+ * as staff to a stack that scripts/lib/stack.ts started.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { DEFAULT_ADMIN_EMAIL } from '../scripts/lib/stack.ts';
+
+/*
+ * docker-compose.yml as the tests read it (test/compose.test.ts checks it against the code, test/k8s.test.ts
+ * checks the Kubernetes manifests against it): parsed with its YAML merge keys, and its `${NAME…}` filled in as
+ * compose fills them from an .env file. Compose needs one: every secret, and the mail relay, is a required
+ * `${NAME:?…}` with no value in the repository. By default the tests fill it as an operator's .env does (random
+ * secrets, the dev profile's Mailpit); `.env.example`, as committed, is the other .env the tests read.
+ */
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -128,3 +134,38 @@ export function envOf(name: string, vars: Record<string, string> = operatorVars,
 
 /** The same with `.env.example` as committed: every secret and the mail relay empty. */
 export const exampleEnvOf = (name: string) => envOf(name, envExample.set, 'empty');
+
+/** Sign in as staff through the gateway with the code the dev mailbox received. */
+export async function signIn(base: string, dataDir: string): Promise<string> {
+  const sendOtp = () =>
+    fetch(`${base}/api/admin/auth/send-otp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEFAULT_ADMIN_EMAIL }),
+    });
+  const answer = await sendOtp();
+  // Its status, headers and body in the message if it is not the answer expected (once, under a loaded CI run, it
+  // was an empty body).
+  const text = await answer.text();
+  if (answer.status !== 200 || !text) {
+    throw new Error(`send-otp answered ${answer.status} ${JSON.stringify(Object.fromEntries(answer.headers))}: ${JSON.stringify(text.slice(0, 500))}`);
+  }
+  const sent = JSON.parse(text) as { sessionId: string };
+  const mailDir = path.join(dataDir, 'mail');
+  let otp: string | undefined;
+  // Until the outbox has delivered it (the test's own timeout is the bound, not a count of tries).
+  while (!otp) {
+    for (const name of fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []) {
+      const mail = fs.readFileSync(path.join(mailDir, name), 'utf8');
+      if (mail.includes(`otp-${sent.sessionId}@`)) otp = /sign-in code is (\d{6})/.exec(mail)?.[1];
+    }
+    if (!otp) await new Promise((r) => setTimeout(r, 100));
+  }
+  const session = (await (await fetch(`${base}/api/admin/auth/verify-otp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sessionId: sent.sessionId, otp }),
+  })).json()) as { token: string };
+  return session.token;
+}
+

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, rawRequest } from '@forgeline/test-support/raw-http';
-import { createServiceApp, finishApp, route } from './http.ts';
-import { createLogger } from './logger.ts';
-import { receiveMultipart } from './multipart.ts';
-import { serve } from './serve.ts';
+import { createServiceApp, finishApp, route } from '../src/http.ts';
+import { createLogger } from '../src/logger.ts';
+import { receiveMultipart } from '../src/multipart.ts';
+import { serve } from '../src/serve.ts';
 
 /** A route that takes one file over real HTTP, as the parts-list match and the uploads do. */
 describe('receiveMultipart', () => {

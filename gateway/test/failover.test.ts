@@ -20,10 +20,10 @@ import { SqliteProductRepository } from '../../services/catalog/src/adapters/sql
 import { catalogPaths } from '../../services/catalog/src/stores.ts';
 import { PRODUCTS } from '../../services/catalog/test/fixtures.ts';
 import { serve } from '@forgeline/service-kit/serve';
-import { createGatewayApp } from './app.ts';
-import { gatewayEnv } from './config.ts';
-import { createReplicaPool } from './replica-pool.ts';
-import { ROOT_END, ROOT_START } from './seo/ssr.ts';
+import { createGatewayApp } from '../src/app.ts';
+import { gatewayEnv } from '../src/config.ts';
+import { createReplicaPool } from '../src/replica-pool.ts';
+import { ROOT_END, ROOT_START } from '../src/seo/ssr.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TOKEN = 'failover-test-service-token-0123456789';

@@ -8,8 +8,8 @@ import { createLogger } from '@forgeline/service-kit/logger';
 import { serve, type Served } from '@forgeline/service-kit/serve';
 import { freePort, tempDir } from '@forgeline/test-support/net';
 import { httpRequest, rawRequest } from '@forgeline/test-support/raw-http';
-import { createGatewayApp } from './app.ts';
-import { matchRoute } from './routes.ts';
+import { createGatewayApp } from '../src/app.ts';
+import { matchRoute } from '../src/routes.ts';
 
 const logger = createLogger('gateway-test', 'silent');
 

@@ -8,9 +8,9 @@ import { freePort } from '@forgeline/test-support/net';
 import { httpRequest, rawRequest } from '@forgeline/test-support/raw-http';
 import { ADMIN, SERVICE_TOKEN, startAuth, type AuthHarness } from '../../services/auth/test/harness.ts';
 import { DEFAULT_RATE_LIMITS } from '../../services/auth/src/app.ts';
-import { createGatewayApp } from './app.ts';
-import { createAdminAuth, type AdminAuthOptions } from './admin-auth.ts';
-import { createAuditSink } from './audit-sink.ts';
+import { createGatewayApp } from '../src/app.ts';
+import { createAdminAuth, type AdminAuthOptions } from '../src/admin-auth.ts';
+import { createAuditSink } from '../src/audit-sink.ts';
 import { verifyGatewayAssertion } from '@forgeline/service-kit/gateway-assertion';
 import type { AdminActor } from '@forgeline/contracts/admin-access';
 
