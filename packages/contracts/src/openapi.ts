@@ -68,7 +68,7 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
       title: 'Forgeline Parts API',
       version: '1.0.0',
       description: DESCRIPTION,
-      // The seller's own API, for its systems and its staff: no open licence is granted.
+      // The seller's own API, for its systems and its staff: no open licence is granted (SPDX's form for a licence of one's own).
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     // Relative: the site this document is served from (OpenAPI resolves it against the document's own URL).
