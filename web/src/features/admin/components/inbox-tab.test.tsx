@@ -238,15 +238,20 @@ describe('InboxTab: one request', () => {
     expect(changes).toEqual([]);
   });
 
-  it('says "Not saved" when a colleague changed the request meanwhile, and reads it again', async () => {
+  it('says "Not saved" when a colleague changed the request meanwhile, and shows their change', async () => {
     const { user, panel } = await openQuote();
     const readsBefore = itemReads;
-    requests.get(quote.id)!.version = 2; // a colleague's change, not yet on screen
+    // A colleague's change, not yet on screen: the request moved on to In progress (version 2).
+    const theirs = requests.get(quote.id)!;
+    theirs.history.push(event('status', 'pending', 'in_progress'));
+    Object.assign(theirs, { status: 'in_progress', version: 2 });
     await user.click(within(panel).getByRole('button', { name: 'Mark Spam' }));
     expect(await screen.findByText('Not saved')).toBeInTheDocument();
     expect(screen.getByText('Someone else changed this request; reload it.')).toBeInTheDocument();
-    await waitFor(() => expect(itemReads).toBeGreaterThan(readsBefore));
-    expect(requests.get(quote.id)!.status).toBe('pending');
+    expect(await within(panel).findByText('Moved from New to In progress')).toBeInTheDocument();
+    expect(itemReads).toBeGreaterThan(readsBefore);
+    expect(changes).toEqual([{ method: 'PATCH', ifMatch: '"v1"', body: { status: 'spam' } }]);
+    expect(theirs.status).toBe('in_progress');
   });
 
   it('says why a request did not open, and closes it', async () => {
