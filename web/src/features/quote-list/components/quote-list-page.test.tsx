@@ -109,7 +109,8 @@ describe('QuoteListPage: a pasted or uploaded parts list', () => {
   });
 
   async function pasteList(user: ReturnType<typeof renderPage>['user']) {
-    await user.type(screen.getByLabelText('Your list'), '1R 0750;4{Enter}2 x seal kit{Enter}qqq unknown thing 7 pcs');
+    await user.click(screen.getByLabelText('Your list'));
+    await user.paste('1R 0750;4\n2 x seal kit\nqqq unknown thing 7 pcs');
     await user.click(screen.getByRole('button', { name: 'Match parts' }));
     return screen.findByText(/lines? read:/);
   }
@@ -211,8 +212,10 @@ describe('QuoteListPage: sending the request', () => {
   });
 
   async function fillCustomer(user: ReturnType<typeof renderPage>['user'], email = 'ana@mining.example') {
-    await user.type(screen.getByLabelText(/^Full Name/), 'Ana Buyer');
-    await user.type(screen.getByLabelText(/^Business Email/), email);
+    await user.click(screen.getByLabelText(/^Full Name/));
+    await user.paste('Ana Buyer');
+    await user.click(screen.getByLabelText(/^Business Email/));
+    await user.paste(email);
     await user.selectOptions(screen.getByLabelText(/^Country/), 'Chile');
     const label = await screen.findByText(/Security check: what is \d+ \+ \d+\?/);
     const [, a, b] = /what is (\d+) \+ (\d+)\?/.exec(label.textContent ?? '')!;
