@@ -9,7 +9,7 @@ import { ensureWebBuilt, startStack } from '../scripts/lib/stack.ts';
  */
 export default async function globalSetup() {
   if (!fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
-    throw new Error('Chromium is missing: install Debian\'s package (apt-get install -y chromium); .ci/run does this.');
+    throw new Error('Chromium is missing: install Debian\'s package (apt-get install -y chromium); npm test does this first when run as root (scripts/test-setup.sh).');
   }
   ensureWebBuilt();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgeline-e2e-'));

@@ -1,5 +1,5 @@
 /**
- * An outside fuzzer in CI: schemathesis (from PyPI; `.ci/run` installs the version pinned there) reads the whole
+ * An outside fuzzer in CI: schemathesis (from PyPI; `npm test` installs the version its set-up pins) reads the whole
  * OpenAPI document at /api/openapi.json and sends what it generates from it (valid, edge and invalid values, in every
  * phase: examples, coverage, fuzzing, stateful) through the real gateway to every service behind it, signed in as staff,
  * on their embedded adapters as `npm start` runs them. The check is `not_a_server_error`: no 5xx, whatever it sends;
@@ -24,7 +24,7 @@ const found = candidates
   .find((c) => c.version.status === 0);
 const SCHEMATHESIS = found?.cmd ?? ['schemathesis'];
 const version = found?.version ?? { stdout: '' };
-const missing = found ? null : 'schemathesis is not installed (python3 -m pip install schemathesis, as .ci/run does)';
+const missing = found ? null : 'schemathesis is not installed (python3 -m pip install schemathesis, as npm test\'s set-up does)';
 const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 25);
 const SEED = process.env.SCHEMATHESIS_SEED ?? '20261126';
 

@@ -32,7 +32,7 @@ export interface NginxOptions {
 export async function startNginx(opts: NginxOptions): Promise<RunningNginx | { skip: string }> {
   const bin = nginxBinary();
   if (!(await isExecutable(bin))) {
-    return { skip: `nginx not found at ${bin}; install Debian's nginx package (.ci/run does) or set NGINX_BIN` };
+    return { skip: `nginx not found at ${bin}; install Debian's nginx package (npm test's set-up, scripts/test-setup.sh, does as root) or set NGINX_BIN` };
   }
   const port = await freePort();
   const { stop } = await startServerProcess({
