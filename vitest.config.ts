@@ -17,7 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'node',
-          include: ['{packages,services}/*/{src,test}/**/*.test.ts', 'gateway/{src,test}/**/*.test.ts', 'test/**/*.test.ts', 'web/src/lib/**/*.test.ts', 'web/src/features/**/*.test.ts'],
+          include: ['{packages,services}/*/{src,test}/**/*.test.ts', 'gateway/{src,test}/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'web/src/lib/**/*.test.ts', 'web/src/features/**/*.test.ts'],
           // web/src/lib and the features' *.test.ts hold plain functions tested here; components are web/src/**/*.test.tsx.
           exclude: ['**/node_modules/**', 'e2e/**'],
         },

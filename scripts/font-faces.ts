@@ -14,7 +14,7 @@
  *   its metrics), Roboto (Android), DejaVu Sans (plain Linux machines, such as CI's). Each has a regular face and a
  *   bold one, since bold letters are wider by a different factor in each font.
  *
- * test/fonts.test.ts fails when the committed fonts.css differs from what this script writes.
+ * font-faces.test.ts fails when the committed fonts.css differs from what this script writes.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -30,7 +30,7 @@ SCHEMATHESIS_VERSION=4.32.5 # the version CI runs; test/schemathesis.test.ts tak
 
 log() { echo "[test-setup] $*"; }
 # The test files that mention PATTERN (how they start the server in question): the suites that skip without it.
-suites() { grep -rlE "$1" --include='*.test.ts' --exclude-dir=node_modules packages services gateway test 2>/dev/null | sort | tr '\n' ' '; }
+suites() { grep -rlE "$1" --include='*.test.ts' --exclude-dir=node_modules packages services gateway scripts test 2>/dev/null | sort | tr '\n' ' '; }
 
 hard=()     # what stops npm test, each with the command that fixes it
 skipping=() # what only makes suites skip, each with the suites and the command

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FONTS_CSS, fontsCss } from '../scripts/font-faces.ts';
+import { FONTS_CSS, fontsCss } from './font-faces.ts';
 
 describe('web/src/app/fonts.css', () => {
   it('is what `npm run fonts` writes (run it after changing scripts/font-faces.ts or a font package)', () => {

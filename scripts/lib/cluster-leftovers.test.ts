@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clearLeftoverCluster, ClusterRunningError } from '../scripts/lib/cluster-leftovers.ts';
+import { clearLeftoverCluster, ClusterRunningError } from './cluster-leftovers.ts';
 
 // Real processes stand in for a cluster's replicas and servers: what matters is which pids are stopped.
 const children: ChildProcess[] = [];
