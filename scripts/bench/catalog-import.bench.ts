@@ -85,7 +85,7 @@ function processes(): { name: string; pid: number; peakMb: number; rssMb: number
       try {
         const cmd = fs.readFileSync(`/proc/${k}/cmdline`, 'utf8').replaceAll('\0', ' ');
         // The services, and the catalog's import and index merge processes (each ends with its job: sampled while it runs).
-        const m = /(services\/[\w-]+|gateway)\/src\/main\.ts|catalog\/src\/jobs\/(catalog-import-worker)\.ts|adapters\/embedded-search\/(merge-process)\.ts/.exec(cmd);
+        const m = /(services\/[\w-]+|gateway)\/src\/main\.ts|catalog\/src\/jobs\/(catalog-import-worker)\.ts|search-engine\/src\/persistence\/(merge-process)\.ts/.exec(cmd);
         const status = fs.readFileSync(`/proc/${k}/status`, 'utf8');
         const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
         const rss = /VmRSS:\s+(\d+) kB/.exec(status);

@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import type { PartsMatchResponse } from '../../packages/contracts/src/parts-match.ts';
-import { normalizeCode } from '../../services/catalog/src/domain/search/normalize.ts';
+import { normalizeCode } from '@forgeline/search-engine/text/normalize';
 import { listLineShapes, withTypo } from '../../services/catalog/src/seed/parts-list-samples.ts';
 import { createRng, generateProducts } from '../../services/catalog/src/seed/generate.ts';
 import { repoRoot, startStack } from '../lib/stack.ts';

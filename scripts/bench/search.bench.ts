@@ -2,7 +2,7 @@
  * Product search at 500,000 products (BENCH_SEARCH_PRODUCTS to change), side by side on the same
  * data and the same labelled queries (the relevance set, services/catalog/src/seed/relevance-set.ts):
  *
- *   - the embedded engine (services/catalog/src/adapters/embedded-search),
+ *   - the embedded engine (packages/search-engine, through the catalog's adapter services/catalog/src/adapters/embedded-search),
  *   - MiniSearch (prefix + fuzzy 0.2), Orama (tolerance 1),
  *   - a plain SQL LIKE scan on better-sqlite3 (every word must appear in some field) as the naive baseline.
  *

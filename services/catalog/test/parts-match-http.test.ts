@@ -7,7 +7,7 @@ import type { PartsMatchResponse } from '@forgeline/contracts/parts-match';
 import type { Product } from '@forgeline/contracts/products';
 import { listLineShapes, withTypo } from '../src/seed/parts-list-samples.ts';
 import { createRng, generateProducts } from '../src/seed/generate.ts';
-import { normalizeCode } from '../src/domain/search/normalize.ts';
+import { normalizeCode } from '@forgeline/search-engine/text/normalize';
 import { PARTS_LIST_FILE_MAX_BYTES } from '../src/routes/parts-match.ts';
 import { PARTS_LIST_XLSX_LIMITS } from '../src/adapters/spreadsheet/xlsx-limits.ts';
 import { startCatalog, type CatalogUnderTest } from './harness.ts';

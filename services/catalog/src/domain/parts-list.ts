@@ -4,7 +4,7 @@
  * `CAT 1R0750 (2 pcs)`, `Qty: 3 — 6I-2503 seal kit`, `1r 0750`, numbered (`1.`, `a)`) or bulleted lines, header
  * rows and blank lines. Pure: matching the lines to products is the catalogue's job (the match route).
  */
-import { hasDigit } from './search/normalize.ts';
+import { hasDigit } from '@forgeline/search-engine/text/normalize';
 
 export const PARTS_LIST_MAX_LINES = 500;
 export const PARTS_LIST_MAX_LINE_CHARS = 500;

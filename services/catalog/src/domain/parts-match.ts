@@ -7,8 +7,8 @@ import type { PartsMatchLine } from '@forgeline/contracts/parts-match';
 import type { ProductSummary } from '@forgeline/contracts/products';
 import type { ProductRepository, SearchIndex } from '../ports.ts';
 import type { PartsListLine } from './parts-list.ts';
-import { CODE_TYPO_MIN_LENGTH, foldWord, hasDigit, normalizeCode, tokenize } from './search/normalize.ts';
-import { boundedEditDistance } from './search/part-numbers.ts';
+import { CODE_TYPO_MIN_LENGTH, foldWord, hasDigit, normalizeCode, tokenize } from '@forgeline/search-engine/text/normalize';
+import { boundedEditDistance } from '@forgeline/search-engine/text/part-numbers';
 
 export interface MatchDeps {
   repo: ProductRepository;

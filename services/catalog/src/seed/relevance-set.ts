@@ -10,8 +10,8 @@
  * Used by the relevance tests (recall@5 >= 0.97) and by the search benchmark.
  */
 import type { Product } from '@forgeline/contracts/products';
-import { boundedEditDistance } from '../domain/search/part-numbers.ts';
-import { normalizeCode, tokenize } from '../domain/search/normalize.ts';
+import { boundedEditDistance } from '@forgeline/search-engine/text/part-numbers';
+import { normalizeCode, tokenize } from '@forgeline/search-engine/text/normalize';
 
 export type RelevanceKind =
   | 'exact-number'

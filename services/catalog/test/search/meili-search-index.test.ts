@@ -8,7 +8,7 @@ import type { StartedTestContainer } from 'testcontainers';
 import { MeiliSearchIndex } from '../../src/adapters/meilisearch/meili-search-index.ts';
 import { batches } from './fixtures.ts';
 import { measureRelevance, printReport, relevanceCatalogue } from './relevance-harness.ts';
-import { describeSearchIndex } from './search-index-contract.ts';
+import { describeSearchIndex } from './search-index.contract.ts';
 
 const MEILI_IMAGE = 'getmeili/meilisearch:v1.16';
 const MASTER_KEY = 'test-master-key-0123456789';

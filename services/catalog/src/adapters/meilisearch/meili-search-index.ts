@@ -11,8 +11,8 @@
 import { Meilisearch, type MatchesPosition, type Settings } from 'meilisearch';
 import type { Product, SearchMatch } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { highlightCode, mergeRanges, type Range } from '../../domain/search/highlight.ts';
-import { MAX_QUERY_CHARS, normalizeCode, parseQuery } from '../../domain/search/normalize.ts';
+import { highlightCode, mergeRanges, type Range } from '@forgeline/search-engine/text/highlight';
+import { MAX_QUERY_CHARS, normalizeCode, parseQuery } from '@forgeline/search-engine/text/normalize';
 import type { SearchHit, SearchIndex, SearchOptions } from '../../ports.ts';
 
 export interface MeiliDoc {

@@ -2,8 +2,8 @@ import type { AltCodeMatch, ProductSummary } from '@forgeline/contracts/products
 import { slugify } from '@forgeline/contracts/slug';
 import type { AltCodeHit, Page, ProductRepository } from '../../ports.ts';
 import { codeKey } from '../products.ts';
-import { hasDigit } from './normalize.ts';
-import { oneEditVariants } from './part-numbers.ts';
+import { hasDigit } from '@forgeline/search-engine/text/normalize';
+import { oneEditVariants } from '@forgeline/search-engine/text/part-numbers';
 
 /**
  * The search's knowledge of a part's history, the same on both search engines: a query that is an older part number

@@ -1,11 +1,10 @@
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IndexBuilder } from '../../src/adapters/embedded-search/index-builder.ts';
-import { toSearchDoc } from '../../src/adapters/embedded-search/search-doc.ts';
-import { buildSegmentParts, mergeSegmentParts } from '../../src/adapters/embedded-search/segment-builder.ts';
-import { generateProducts } from '../../src/seed/generate.ts';
+import { generateDocs } from '../../test/harness.ts';
+import { IndexBuilder } from './index-builder.ts';
+import { buildSegmentParts, mergeSegmentParts } from './segment-builder.ts';
 
-const docs = [...generateProducts({ count: 6000 })].map(toSearchDoc);
+const docs = [...generateDocs(6000)];
 /** The builder's thread, to stop it as a crash would. */
 const threadOf = (b: IndexBuilder) => (b as unknown as { worker: Worker | null }).worker;
 

@@ -1,8 +1,9 @@
 import { childRole, startTsProcess } from '@forgeline/service-kit/ts-worker';
-import { EmbeddedSearchIndex } from './embedded-search-index.ts';
+import { openForMerge, writeMerged } from './base.ts';
 
 /**
- * The search index's full merge, in a process of its own. After a bulk import the catalog holds the base and hundreds
+ * The search index's full merge, in a process of its own (started by compaction.ts; this module imports only what the
+ * merge reads and writes, never the engine that starts it). After a bulk import the catalog holds the base and hundreds
  * of thousands of changed documents; merging them into one new base in the catalog (even in a worker thread) held
  * the old index, the copy handed over and the new one at once: 2.0 GB at 750,000 parts. This process reads what the
  * catalog wrote to disk instead (the snapshot, and the journal up to the point the merge covers), writes the merged
@@ -36,9 +37,9 @@ if (childRole() === ROLE) {
   process.once('disconnect', orphaned);
   process.once('message', (req: MergeRequest) => {
     const t0 = performance.now();
-    EmbeddedSearchIndex.openForMerge(req.dir, req.journalEnd)
-      .then(async (index) => {
-        const { documents, merged } = await index.writeMerged(req.target);
+    openForMerge(req.dir, req.journalEnd)
+      .then(async (state) => {
+        const { documents, merged } = await writeMerged(state, req.target);
         process.off('disconnect', orphaned);
         process.send!({ documents, merged, ms: Math.round(performance.now() - t0) } satisfies MergeResult, undefined, undefined, () => process.disconnect());
       })

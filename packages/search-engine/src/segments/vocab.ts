@@ -3,7 +3,7 @@
  * docs[start[t] .. start[t + 1]) with a field bit set per posting. Terms sharing a prefix are
  * contiguous, so a prefix match is one range of terms and one range of postings.
  */
-import { StringColumn } from './string-column.ts';
+import { StringColumn } from '../documents/string-column.ts';
 
 /** Which field of a product a term came from (bits, OR-ed when a term occurs in several). */
 export const Field = {

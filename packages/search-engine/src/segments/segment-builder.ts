@@ -4,9 +4,10 @@
  * every delta segment into a new base (compaction). Inputs and outputs are strings and typed arrays only: they cross
  * to and from a worker by copy or transfer, and the catalog's thread keeps serving searches meanwhile.
  */
-import { indexDoc, type SearchDoc } from './search-doc.ts';
-import type { SnapshotValue } from './snapshot.ts';
-import { GrowableU32, GrowableU8, StringColumn } from './string-column.ts';
+import { DOC_FIELDS, type DocField, type SearchDoc } from '../documents/search-doc.ts';
+import { GrowableU32, GrowableU8, StringColumn } from '../documents/string-column.ts';
+import type { SnapshotValue } from '../persistence/snapshot.ts';
+import { indexDoc } from './index-doc.ts';
 import { buildTable, Vocab, VocabBuilder } from './vocab.ts';
 
 export interface ColumnParts {
@@ -27,8 +28,6 @@ export interface SegmentParts {
   codes: VocabParts;
 }
 
-export const DOC_FIELDS = ['id', 'name', 'partNumber', 'sku', 'brandName', 'category', 'extra'] as const;
-export type DocField = (typeof DOC_FIELDS)[number];
 export type DocColumns = Record<DocField, ColumnParts>;
 
 export const columnParts = (c: StringColumn, copy = false): ColumnParts => ({ text: c.text, offsets: copy ? c.offsets.slice() : c.offsets });

@@ -6,7 +6,7 @@
  */
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { StringColumn } from './string-column.ts';
+import { StringColumn } from '../documents/string-column.ts';
 
 const MAGIC = 'FLSEARCH';
 const ALIGN = 8;

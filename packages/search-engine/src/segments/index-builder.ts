@@ -1,6 +1,6 @@
 import { parentPort, workerData, type Worker } from 'node:worker_threads';
 import { lowerThreadPriority, startTsWorker } from '@forgeline/service-kit/ts-worker';
-import type { SearchDoc } from './search-doc.ts';
+import type { SearchDoc } from '../documents/search-doc.ts';
 import { buildSegmentParts, mergeSegmentParts, segmentTransfer, type SegmentParts } from './segment-builder.ts';
 
 /**

@@ -1,31 +1,6 @@
-import type { Product } from '@forgeline/contracts/products';
-import { hasDigit, normalizeCode, tokenize } from '../../domain/search/normalize.ts';
+import type { SearchDoc } from '../documents/search-doc.ts';
+import { hasDigit, normalizeCode, tokenize } from '../text/normalize.ts';
 import { Field, type VocabBuilder } from './vocab.ts';
-
-/** The part of a product the engine keeps: what it searches and what it highlights. */
-export interface SearchDoc {
-  id: string;
-  name: string;
-  partNumber: string;
-  sku: string;
-  brandName: string;
-  category: string;
-  /** make and tags, one per line: searched, never highlighted */
-  extra: string;
-}
-
-export function toSearchDoc(p: Product): SearchDoc {
-  const extra = [p.make, ...(p.tags ?? [])].filter((s) => s && s !== p.brandName).join('\n');
-  return {
-    id: p.id,
-    name: p.name ?? '',
-    partNumber: p.partNumber ?? '',
-    sku: p.sku ?? '',
-    brandName: p.brandName || p.brand || '',
-    category: p.category ?? '',
-    extra,
-  };
-}
 
 function addText(words: VocabBuilder, codes: VocabBuilder, text: string, doc: number, field: number): number {
   if (!text) return 0;

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, rename, stat, truncate } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { SearchDoc } from './search-doc.ts';
+import type { SearchDoc } from '../documents/search-doc.ts';
 
 /**
  * The index's journal: one JSON line per change since the snapshot ({ u: documents } or { r: ids }), appended in the

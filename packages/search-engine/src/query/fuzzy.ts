@@ -4,7 +4,7 @@
  * and skips, by binary search, every run of terms whose prefix is already too far from the word.
  * Distance is optimal string alignment (a swap of neighbours counts as one typo).
  */
-import type { Vocab } from './vocab.ts';
+import type { Vocab } from '../segments/vocab.ts';
 
 export interface TermMatch {
   /** [from, to) term indexes: one term, or a whole prefix run */

@@ -1,5 +1,4 @@
-import type { SearchDoc } from './search-doc.ts';
-import { DOC_FIELDS, type DocField } from './segment-builder.ts';
+import { DOC_FIELDS, type DocField, type SearchDoc } from './search-doc.ts';
 import { StringColumn } from './string-column.ts';
 
 const CHUNK_BITS = 10;
