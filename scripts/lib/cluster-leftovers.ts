@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClusterInfo } from './cluster.ts';
+import type { ClusterInfo } from './cluster-info.ts';
 
 /** The order a cluster stops in: the edge first, the servers last. */
 export const STOP_TIERS = [['nginx'], ['gateway'], ['media-worker', 'media-api', 'quotes', 'auth'], ['catalog'], ['ferretdb', 'redis', 'minio', 'mailpit']];

@@ -14,17 +14,16 @@ import { waitForPort } from '@forgeline/test-support/net';
 import { nginxBinary } from '@forgeline/test-support/nginx';
 import { redisBinary } from '@forgeline/test-support/redis';
 import { isExecutable } from '@forgeline/test-support/server-process';
+import { DEFAULT_REPLICAS, type ClusterInfo, type ReplicaInfo, type ServerName, type ServiceGroup } from './cluster-info.ts';
 import { clearLeftoverCluster, STOP_TIERS } from './cluster-leftovers.ts';
 import { ABSENT_SERVERS, composeCommand, composeEnvironment, launcherVariables, localEnvironment, readCompose, type ComposeFile } from './cluster-env.ts';
 import { writeClusterNginx } from './cluster-nginx.ts';
 import { createSupervisor, type ManagedProcess } from './cluster-process.ts';
 import { repoRoot } from './stack.ts';
 
-/** Node services as compose names them, and how many replicas of each the cluster runs. */
-export const DEFAULT_REPLICAS = { catalog: 2, quotes: 2, auth: 2, 'media-api': 2, 'media-worker': 3, gateway: 2 } as const;
-export type ServiceGroup = keyof typeof DEFAULT_REPLICAS;
+export { DEFAULT_REPLICAS, type ClusterInfo, type ReplicaInfo, type ServerName, type ServiceGroup } from './cluster-info.ts';
+
 const SERVICE_GROUPS = Object.keys(DEFAULT_REPLICAS) as ServiceGroup[];
-export type ServerName = 'ferretdb' | 'redis' | 'minio' | 'mailpit' | 'nginx';
 
 /** Where scripts/build-test-servers.sh puts Mailpit, unless MAILPIT_BIN says otherwise. */
 export function mailpitBinary(): string {
@@ -60,26 +59,6 @@ export interface ClusterOptions {
   /** Print only errors and warnings (tests); a failing start still shows the failing part's last lines. */
   quiet?: boolean;
   log?: (line: string) => void;
-}
-
-export interface ReplicaInfo {
-  name: string;
-  address: string;
-  pid: number | undefined;
-  restarts: number;
-}
-export interface ClusterInfo {
-  edge: string;
-  /** The process that started the cluster: SIGTERM to it stops everything. */
-  launcher: number;
-  dataDir: string;
-  startedAt: string;
-  services: Record<ServiceGroup, ReplicaInfo[]>;
-  servers: Record<ServerName, { address: string; pid: number | undefined } & Record<string, unknown>>;
-  /** What the other services call a service by (compose's `http://catalog:4001`): nginx listeners in front of its replicas. */
-  internal: Record<string, string>;
-  /** Compose variables left out because their server has no local stand-in. */
-  notRunHere: Record<string, string[]>;
 }
 
 export interface Cluster {
