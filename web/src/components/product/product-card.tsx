@@ -1,13 +1,12 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { FirstScreenGrid } from '../ui/first-screen-grid.tsx';
 import { altCodeMatchLabel } from '../../lib/alt-code-match.ts';
 import { displayBrand } from '../../lib/brand.ts';
 import { primaryImage } from '../../lib/product-image.ts';
 import { ProductImage } from './product-image.tsx';
-import { AddToQuoteList } from '../../features/quote-list/components/add-to-quote-list.tsx';
-import { productOfSummary } from '../../features/quote-list/quote-list-store.ts';
 
 /**
  * A listing card's square photo (the product's first image at 480 px); `sizes` follows the grid's columns. Used by
@@ -38,8 +37,12 @@ export function ProductCardImage({
   );
 }
 
-/** Card of the category and search result grids (spec section 2, category page), with "Add to quote list". */
-export function ProductCard({ product, priority = false }: { product: ProductSummary; priority?: boolean }) {
+/**
+ * Card of the category and search result grids (spec section 2, category page). `action` goes under the card's link:
+ * the page that shows the card puts "Add to quote list" there (the quote-list feature's, which this shared card does
+ * not import).
+ */
+export function ProductCard({ product, priority = false, action }: { product: ProductSummary; priority?: boolean; action?: ReactNode }) {
   // A search hit found by an older number it replaces or another maker's number says so.
   const matchLabel = altCodeMatchLabel(product.match);
   return (
@@ -72,24 +75,36 @@ export function ProductCard({ product, priority = false }: { product: ProductSum
           </div>
         </div>
       </Link>
-      <AddToQuoteList product={productOfSummary(product)} compact />
+      {action}
     </article>
   );
 }
 
 /** Cards rendered with the page (more than a 1440 px screen shows above the fold). */
-const FIRST_CARDS = 15;
+export const PRODUCT_GRID_FIRST_CARDS = 15;
+
+/** The product grid's columns: two on a phone, five on a wide screen. */
+export const PRODUCT_GRID_CLASS = 'grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5';
 
 /** A listing's cards: the first screenful with the page, the rest as the visitor scrolls (FirstScreenGrid). */
-export function ProductGrid({ products, priorityCount = 0 }: { products: ProductSummary[]; priorityCount?: number }) {
+export function ProductGrid({
+  products,
+  priorityCount = 0,
+  action,
+}: {
+  products: ProductSummary[];
+  priorityCount?: number;
+  /** Each card's action (ProductCard's `action`). */
+  action?: (product: ProductSummary) => ReactNode;
+}) {
   return (
     <FirstScreenGrid
       items={products}
-      first={FIRST_CARDS}
-      className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5"
+      first={PRODUCT_GRID_FIRST_CARDS}
+      className={PRODUCT_GRID_CLASS}
       gapClassName="mt-3 sm:mt-4"
     >
-      {(p, i) => <ProductCard product={p} priority={i < priorityCount} />}
+      {(p, i) => <ProductCard product={p} priority={i < priorityCount} action={action?.(p)} />}
     </FirstScreenGrid>
   );
 }

@@ -1,27 +1,25 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath, titleFromSlug } from '@forgeline/contracts/slug';
 import { productDetailsText, productQuoteText, WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { FileText, MessageCircle, PackageSearch } from 'lucide-react';
+import { FileText, MessageCircle } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ProductCardImage } from '../../../components/product/product-card.tsx';
+import { PRODUCT_GRID_CLASS, ProductCardImage } from '../../../components/product/product-card.tsx';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
 import { ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useMachine } from '../../../lib/use-machine.ts';
-import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
-import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
+import { ProductListing } from '../../listing/components/product-listing.tsx';
 import { useBrandProducts } from '../api/get-brand-products.ts';
 
+const NO_PRODUCTS: ProductSummary[] = [];
 
 function BrandProductCard({ product, priority }: { product: ProductSummary; priority: boolean }) {
   return (
@@ -63,7 +61,7 @@ export default function BrandPage() {
   const totalPages = q.data?.pagination.totalPages ?? 1;
   useDocumentTitle(q.isError ? 'Brand Not Found' : `${brandName} Parts${page > 1 ? ` - Page ${page}` : ''}`);
 
-  const products = q.data?.products ?? [];
+  const products = q.data?.products ?? NO_PRODUCTS;
   const visible = useMemo(() => {
     const f = filter.trim().toLowerCase();
     if (!f) return products;
@@ -103,24 +101,16 @@ export default function BrandPage() {
         </div>
       </section>
       <div className="container-page py-8">
-        <MachineSelector className="mb-8" />
-        {q.isPending ? (
-          <Spinner label="Loading products..." />
-        ) : products.length === 0 && machine && !q.isPlaceholderData ? (
-          <NoPartsFit machine={machine} where={`among ${brandName} parts`} />
-        ) : visible.length === 0 ? (
-          <StateMessage icon={PackageSearch} title="No Products Found">
-            {filter ? `Nothing on this page matches “${filter}”.` : 'No products for this brand yet.'}
-          </StateMessage>
-        ) : (
-          <ul className={`grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-5 ${q.isPlaceholderData ? 'opacity-60' : ''}`}>
-            {visible.map((p, i) => (
-              <li key={p.id}>
-                <BrandProductCard product={p} priority={i < 4} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <ProductListing
+          query={q}
+          products={products}
+          shown={visible}
+          machine={machine}
+          noFitWhere={`among ${brandName} parts`}
+          empty={{ message: filter ? `Nothing on this page matches “${filter}”.` : 'No products for this brand yet.' }}
+          gridClassName={PRODUCT_GRID_CLASS}
+          card={(p, i) => <BrandProductCard product={p} priority={i < 4} />}
+        />
         <div className="mt-10">
           <Pagination page={page} totalPages={totalPages} label={`${brandName} pagination`} />
         </div>

@@ -1,15 +1,12 @@
 import type { ProductSummary } from '@forgeline/contracts/products';
 import { productPath } from '@forgeline/contracts/slug';
-import { Images, Layers, PackageSearch, Tags, TriangleAlert } from 'lucide-react';
+import { Images, Layers, Tags } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ProductCardImage } from '../../../components/product/product-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { FirstScreenGrid } from '../../../components/ui/first-screen-grid.tsx';
 import { PageInputPagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { GALLERY_SEARCH_DEBOUNCE_MS } from '../../../config/constants.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
@@ -17,8 +14,7 @@ import { formatCount } from '../../../lib/format-count.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useMachine } from '../../../lib/use-machine.ts';
-import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
-import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
+import { ProductListing } from '../../listing/components/product-listing.tsx';
 import { useCatalogProducts } from '../api/get-catalog-products.ts';
 
 
@@ -131,31 +127,20 @@ export default function GalleryPage() {
       </section>
 
       <div className="container-page py-8">
-        <MachineSelector className="mb-8" />
-        {q.isPending ? (
-          <Spinner label="Loading products..." />
-        ) : q.isError ? (
-          <StateMessage icon={TriangleAlert} tone="error" title="Failed to fetch products" actions={<Button onClick={() => void q.refetch()}>Retry</Button>}>
-            Please try again in a moment.
-          </StateMessage>
-        ) : products.length === 0 && machine && !q.isPlaceholderData ? (
-          <NoPartsFit machine={machine} where={search ? `for “${search}”` : 'in the gallery'} />
-        ) : products.length === 0 ? (
-          <StateMessage
-            icon={PackageSearch}
-            title="No Products Found"
-            actions={
-              search ? (
-                <Button variant="dark" onClick={clear}>
-                  Clear Search
-                </Button>
-              ) : undefined
-            }
-          >
-            {search ? `Nothing matches “${search}”.` : 'The gallery is empty for now.'}
-          </StateMessage>
-        ) : (
-          <>
+        <ProductListing
+          query={q}
+          products={products}
+          machine={machine}
+          noFitWhere={search ? `for “${search}”` : 'in the gallery'}
+          empty={{
+            message: search ? `Nothing matches “${search}”.` : 'The gallery is empty for now.',
+            actions: search ? (
+              <Button variant="dark" onClick={clear}>
+                Clear Search
+              </Button>
+            ) : undefined,
+          }}
+          above={
             <div className="mb-6 flex flex-col items-center justify-between gap-4 lg:flex-row">
               <p className="text-sm text-steel" aria-live="polite">
                 <span className="font-semibold text-ink">{formatCount(total)}</span> products{search ? ` for “${search}”` : ''} · Page {page} of{' '}
@@ -163,19 +148,16 @@ export default function GalleryPage() {
               </p>
               <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
             </div>
-            <FirstScreenGrid
-              items={products}
-              first={FIRST_CARDS}
-              className={`grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-6 ${q.isPlaceholderData ? 'opacity-60' : ''}`}
-              gapClassName="mt-3 sm:mt-4"
-            >
-              {(p, i) => <GalleryCard product={p} priority={i < 4} />}
-            </FirstScreenGrid>
+          }
+          below={
             <div className="mt-10">
               <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
             </div>
-          </>
-        )}
+          }
+          gridClassName="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-6"
+          firstCards={FIRST_CARDS}
+          card={(p, i) => <GalleryCard product={p} priority={i < 4} />}
+        />
       </div>
     </>
   );

@@ -1,22 +1,20 @@
 import { titleFromSlug } from '@forgeline/contracts/slug';
 import { categoryQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
-import { MessageCircle, PackageSearch } from 'lucide-react';
+import { MessageCircle } from 'lucide-react';
 import { useParams } from 'react-router-dom';
+import { PRODUCT_GRID_CLASS, PRODUCT_GRID_FIRST_CARDS, ProductCard } from '../../../components/product/product-card.tsx';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
-import { ProductGrid } from '../../../components/product/product-card.tsx';
 import { ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { site } from '../../../config/site.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useMachine } from '../../../lib/use-machine.ts';
-import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
-import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
+import { ProductListing } from '../../listing/components/product-listing.tsx';
+import { AddProductToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
 import { useCategoryProducts } from '../api/get-category-products.ts';
 
 
@@ -74,22 +72,21 @@ export default function CategoryPage() {
         </div>
       </section>
       <div className="container-page py-8">
-        <MachineSelector className="mb-8" />
-        {q.isPending ? (
-          <Spinner label="Loading products..." />
-        ) : products.length === 0 && machine && !q.isPlaceholderData ? (
-          <NoPartsFit machine={machine} where={`in ${title}`} />
-        ) : products.length === 0 ? (
-          <StateMessage icon={PackageSearch} title="No Products Found" actions={<ButtonLink to="/categories">Browse all brands</ButtonLink>}>
-            There are no products in this category yet.
-          </StateMessage>
-        ) : (
-          <div className={q.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
-            <div className="mb-6">{pager}</div>
-            <ProductGrid products={products} priorityCount={4} />
-            <div className="mt-10">{pager}</div>
-          </div>
-        )}
+        <ProductListing
+          query={q}
+          products={products}
+          machine={machine}
+          noFitWhere={`in ${title}`}
+          empty={{
+            message: 'There are no products in this category yet.',
+            actions: <ButtonLink to="/categories">Browse all brands</ButtonLink>,
+          }}
+          above={<div className="mb-6">{pager}</div>}
+          below={<div className="mt-10">{pager}</div>}
+          gridClassName={PRODUCT_GRID_CLASS}
+          firstCards={PRODUCT_GRID_FIRST_CARDS}
+          card={(p, i) => <ProductCard product={p} priority={i < 4} action={<AddProductToQuoteList product={p} compact />} />}
+        />
       </div>
     </>
   );

@@ -6,8 +6,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
-import { AddToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
-import { productOfSummary } from '../../quote-list/quote-list-store.ts';
+import { AddProductToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
 import { Button, ButtonLink, buttonClass, ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -65,6 +64,7 @@ function ProductView({ product, quoteDialog }: { product: ProductDetail; quoteDi
   const [quoteOpen, setQuoteOpen] = useState(false);
   // ?quote=1 (where "Get Instant Quote" leads) opens the dialog; after mounting, so the first render matches the server's.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- after hydration: the server's HTML has the dialog closed
     if (quoteParam === '1') setQuoteOpen(true);
   }, [quoteParam]);
   const onQuoteOpenChange = (open: boolean) => {
@@ -103,7 +103,7 @@ function ProductView({ product, quoteDialog }: { product: ProductDetail; quoteDi
           onClick={(e) => {
             if (window.history.length > 1) {
               e.preventDefault();
-              navigate(-1);
+              void navigate(-1);
             }
           }}
         >
@@ -188,7 +188,7 @@ function ProductView({ product, quoteDialog }: { product: ProductDetail; quoteDi
             </ExternalButtonLink>
           </div>
           <div className="mt-3">
-            <AddToQuoteList product={productOfSummary(product)} />
+            <AddProductToQuoteList product={product} />
           </div>
           <Button variant="ghost" size="sm" className="mt-3" onClick={() => void share(product)}>
             <Share2 className="size-4" aria-hidden="true" /> Share

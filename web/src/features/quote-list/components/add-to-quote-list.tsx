@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { buttonClass } from '../../../components/ui/button.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { cn } from '../../../lib/cn.ts';
-import { addProduct, clampQuantity, QUOTE_LIST_MAX_QUANTITY, useQuoteList, type QuoteListProduct } from '../quote-list-store.ts';
+import { addProduct, clampQuantity, productOfSummary, QUOTE_LIST_MAX_QUANTITY, useQuoteList, type QuoteListProduct } from '../quote-list-store.ts';
 
 /**
  * "Add to quote list" with a quantity: on listing cards (compact) and the product page. Until the app has started
@@ -29,7 +29,7 @@ export function AddToQuoteList({ product, compact = false }: { product: QuoteLis
     setQuantity('1');
     toast.success(result.added ? 'Added to your quote list' : 'Quantity updated in your quote list', {
       description: `${product.partNumber || product.sku} × ${result.added ? n : (inList?.quantity ?? 0) + n}`,
-      action: { label: 'View list', onClick: () => navigate('/quote') },
+      action: { label: 'View list', onClick: () => void navigate('/quote') },
     });
   };
 
@@ -78,4 +78,9 @@ export function AddToQuoteList({ product, compact = false }: { product: QuoteLis
       ) : null}
     </div>
   );
+}
+
+/** AddToQuoteList for a catalogue product as the API sends it (a listing's card, the product page). */
+export function AddProductToQuoteList({ product, compact }: { product: Parameters<typeof productOfSummary>[0]; compact?: boolean }) {
+  return <AddToQuoteList product={productOfSummary(product)} compact={compact} />;
 }

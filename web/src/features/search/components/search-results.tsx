@@ -10,6 +10,7 @@ import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useMachine } from '../../../lib/use-machine.ts';
 import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
 import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
+import { AddProductToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
 import { useSearchProducts } from '../api/search-products.ts';
 
 /** Home with ?search=: every hit, 48 per page, page kept in the address. */
@@ -52,7 +53,7 @@ export function SearchResults({ search }: { search: string }) {
           </StateMessage>
         ) : (
           <>
-            <ProductGrid products={q.data.products} priorityCount={4} />
+            <ProductGrid products={q.data.products} priorityCount={4} action={(p) => <AddProductToQuoteList product={p} compact />} />
             <div className="mt-10">
               <Pagination page={page} totalPages={totalPages} label="Search results pagination" />
             </div>
