@@ -87,11 +87,9 @@ export const createRouter = () => createBrowserRouter(routes);
 
 /** Loads the code of the screen `pathname` shows (nothing for screens in the entry chunk). */
 export function preloadRoute(pathname: string): Promise<unknown> {
-  const matches = matchRoutes(routes, pathname) ?? [];
-  return Promise.all(
-    matches.map((m) => {
-      const type: unknown = isValidElement(m.route.element) ? m.route.element.type : undefined;
-      return typeof type === 'function' && 'preload' in type ? (type as PreloadableRoute).preload() : undefined;
-    }),
-  );
+  const loads = (matchRoutes(routes, pathname) ?? []).flatMap((m) => {
+    const type: unknown = isValidElement(m.route.element) ? m.route.element.type : undefined;
+    return typeof type === 'function' && 'preload' in type ? [(type as PreloadableRoute).preload()] : [];
+  });
+  return Promise.all(loads);
 }

@@ -14,6 +14,6 @@ export function useAfterFirstCommit(): boolean {
   useEffect(() => {
     documentSettled = true;
     if (!after) startTransition(() => setAfter(true));
-  }, []);
+  }, [after]);
   return after;
 }

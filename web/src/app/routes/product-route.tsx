@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, useEffect } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import ProductPage, { type QuoteDialogSlotProps } from '../../features/products/components/product-page.tsx';
 
 const QuoteDialog = lazy(() =>
@@ -8,9 +8,7 @@ const QuoteDialog = lazy(() =>
 /** Loads the quote dialog's code the first time it opens, then keeps it mounted so it can animate closed. */
 function QuoteDialogSlot(props: QuoteDialogSlotProps) {
   const [wanted, setWanted] = useState(props.open);
-  useEffect(() => {
-    if (props.open) setWanted(true);
-  }, [props.open]);
+  if (props.open && !wanted) setWanted(true);
   if (!wanted && !props.open) return null;
   return (
     <Suspense fallback={null}>

@@ -38,6 +38,10 @@ export function ButtonLink({ variant, size, className, ...rest }: LinkProps & Co
 }
 
 /** A link leaving the site (WhatsApp): opens in a new tab, never passes the opener. */
-export function ExternalButtonLink({ variant, size, className, ...rest }: ComponentPropsWithoutRef<'a'> & Common) {
-  return <a target="_blank" rel="noopener noreferrer" className={buttonClass(variant, size, className)} {...rest} />;
+export function ExternalButtonLink({ variant, size, className, children, ...rest }: ComponentPropsWithoutRef<'a'> & Common) {
+  return (
+    <a target="_blank" rel="noopener noreferrer" className={buttonClass(variant, size, className)} {...rest}>
+      {children}
+    </a>
+  );
 }

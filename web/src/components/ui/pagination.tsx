@@ -18,9 +18,9 @@ function PageLink({ to, label, children }: { to: string | null; label?: string; 
   if (to === null) {
     return (
       // A link with nowhere to go: announced as a disabled link, not focusable, not clickable.
-      <a role="link" className={cn(cell, off)} aria-disabled="true" aria-label={label}>
+      <span role="link" className={cn(cell, off)} aria-disabled="true" aria-label={label}>
         {children}
-      </a>
+      </span>
     );
   }
   return (

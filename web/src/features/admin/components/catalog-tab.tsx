@@ -45,11 +45,14 @@ function duration(seconds: number) {
   return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 }
 
-/** Progress while it runs (rows of total, rate, time left), then the summary and the errors. */
-function ImportStatus({ job }: { job: CatalogImportJob }) {
+/**
+ * Progress while it runs (rows of total, rate, time left), then the summary and the errors. `asOf` is when this
+ * state of the job was read (the query's time): a running job's rate is its rows by then.
+ */
+function ImportStatus({ job, asOf }: { job: CatalogImportJob; asOf: number }) {
   const { importErrors } = useCatalogDownloads();
   const active = job.state === 'queued' || job.state === 'running';
-  const elapsed = job.startedAt ? ((job.finishedAt ? Date.parse(job.finishedAt) : Date.now()) - Date.parse(job.startedAt)) / 1000 : 0;
+  const elapsed = job.startedAt ? ((job.finishedAt ? Date.parse(job.finishedAt) : asOf) - Date.parse(job.startedAt)) / 1000 : 0;
   const rate = elapsed > 0 ? job.processed / elapsed : 0;
   const percent = job.total > 0 ? Math.min(100, (job.processed / job.total) * 100) : 0;
   return (
@@ -100,7 +103,7 @@ function ImportStatus({ job }: { job: CatalogImportJob }) {
             <Button
               variant="outline"
               size="sm"
-              onClick={() => importErrors(job.id).catch((err: unknown) => toast.error('Download failed', { description: uploadErrorMessage(err) }))}
+              onClick={() => void importErrors(job.id).catch((err: unknown) => toast.error('Download failed', { description: uploadErrorMessage(err) }))}
             >
               <Download className="size-4" aria-hidden="true" /> All {n(job.errorCount)} errors (CSV)
             </Button>
@@ -221,7 +224,7 @@ export default function CatalogTab() {
         </Button>
       </form>
 
-      {job.data ? <ImportStatus job={job.data} /> : jobId && job.isPending ? <p className="text-sm text-steel">Starting...</p> : null}
+      {job.data ? <ImportStatus job={job.data} asOf={job.dataUpdatedAt} /> : jobId && job.isPending ? <p className="text-sm text-steel">Starting...</p> : null}
       {job.isError ? (
         <p role="alert" className="text-sm text-red-700">
           The import's progress could not be read: {uploadErrorMessage(job.error)}

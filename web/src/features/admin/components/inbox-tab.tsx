@@ -66,7 +66,12 @@ export default function InboxTab() {
   const [filters, setFilters] = useState<InboxFilters>(EMPTY);
   const [text, setText] = useState('');
   const q = useDebouncedValue(text, 300);
-  useEffect(() => setFilters((f) => (f.q === q ? f : { ...f, q, page: 1 })), [q]);
+  // The debounced search text becomes a filter (back to page 1) when it changes.
+  const [searched, setSearched] = useState(q);
+  if (searched !== q) {
+    setSearched(q);
+    setFilters((f) => (f.q === q ? f : { ...f, q, page: 1 }));
+  }
   const [openId, setOpenId] = useState<string | null>(null);
   const list = useInboxList(filters);
   const stats = useInboxStats();
@@ -172,7 +177,7 @@ export default function InboxTab() {
             <Button
               variant="outline"
               size="sm"
-              onClick={() => exportCsv(filters).catch((err: unknown) => toast.error('Export failed', { description: err instanceof Error ? err.message : String(err) }))}
+              onClick={() => void exportCsv(filters).catch((err: unknown) => toast.error('Export failed', { description: err instanceof Error ? err.message : String(err) }))}
             >
               <Download className="size-4" aria-hidden="true" /> Export CSV
             </Button>

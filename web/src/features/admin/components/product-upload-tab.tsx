@@ -58,17 +58,19 @@ function ProductImageUploader({ product }: { product: AdminProductRow }) {
   const [busy, setBusy] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const itemsRef = useRef(items);
-  itemsRef.current = items;
-
-  // Previews are object URLs: free them when the queue is left.
-  useEffect(() => () => itemsRef.current.forEach((i) => URL.revokeObjectURL(i.preview)), []);
-  // A different product starts with an empty queue.
   useEffect(() => {
-    setItems((old) => {
-      old.forEach((i) => URL.revokeObjectURL(i.preview));
-      return [];
-    });
-  }, [product.id]);
+    itemsRef.current = items;
+  }, [items]);
+
+  // A different product starts with an empty queue.
+  const [queueFor, setQueueFor] = useState(product.id);
+  if (queueFor !== product.id) {
+    setQueueFor(product.id);
+    setItems([]);
+  }
+  // Previews are object URLs: free them when the queue is left (another product, or the uploader closed). The
+  // cleanup runs before the effect above stores the emptied queue, so it still sees the previews it frees.
+  useEffect(() => () => itemsRef.current.forEach((i) => URL.revokeObjectURL(i.preview)), [product.id]);
 
   const update = (key: string, patch: Partial<QueueItem>) =>
     setItems((old) => old.map((i) => (i.key === key ? { ...i, ...patch } : i)));

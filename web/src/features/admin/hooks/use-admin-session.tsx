@@ -39,7 +39,9 @@ export function AdminSessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [session, setSession] = useState<AdminIdentity | null | undefined>(undefined);
   const sessionRef = useRef(session);
-  sessionRef.current = session;
+  useEffect(() => {
+    sessionRef.current = session;
+  }, [session]);
 
   // A reload keeps the admin signed in through the cookie: ask the server who it is.
   useEffect(() => {

@@ -44,7 +44,7 @@ export default function BrowseByBrandPage() {
     }
   };
 
-  const items = q.data ?? [];
+  const items = useMemo(() => q.data ?? [], [q.data]);
   const visible = useMemo(() => {
     const f = filter.trim().toLowerCase();
     if (!f) return items;

@@ -99,7 +99,7 @@ export default function ContactForm() {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4" aria-busy={sending}>
+    <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4" aria-busy={sending}>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <FieldLabel htmlFor={id('name')} required>

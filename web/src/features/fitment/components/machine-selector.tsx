@@ -1,5 +1,5 @@
 import { ChevronDown, Tractor, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { FieldLabel } from '../../../components/ui/field-label.tsx';
@@ -66,7 +66,11 @@ export function MachineSelector({ goTo, folded = false, className }: { goTo?: st
 
   // The form shows the chosen machine: the stored one once mounted, and again after the chip is removed.
   const current = serializeMachine(machine);
-  useEffect(() => setDraft(draftOf(machine)), [current]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [draftFor, setDraftFor] = useState(current);
+  if (draftFor !== current) {
+    setDraftFor(current);
+    setDraft(draftOf(machine));
+  }
 
   const makes = useFitmentMakes();
   const models = useFitmentModels(draft.make);
@@ -76,7 +80,7 @@ export function MachineSelector({ goTo, folded = false, className }: { goTo?: st
   const choose = (next: Machine | null) => {
     setMachine(next);
     setOpen(false);
-    if (goTo) navigate(goTo);
+    if (goTo) void navigate(goTo);
     else resetPage();
   };
 

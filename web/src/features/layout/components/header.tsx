@@ -1,5 +1,5 @@
 import { Clock, Mail, Menu, MessageCircle, Phone, X } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { phoneHref, site } from '../../../config/site.ts';
@@ -22,7 +22,12 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
   const chat = whatsappLink(WHATSAPP_GREETING, site.whatsappNumber);
 
   // The phone menu closes whenever the route changes.
-  useEffect(() => setMenuOpen(false), [location.pathname, location.search]);
+  const route = location.pathname + location.search;
+  const [menuRoute, setMenuRoute] = useState(route);
+  if (menuRoute !== route) {
+    setMenuRoute(route);
+    setMenuOpen(false);
+  }
 
   return (
     <header className="sticky top-0 z-40 bg-ink text-white shadow-lg">

@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ProductImage } from '../../../components/product/product-image.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { FALLBACK_PRODUCT_IMAGE } from '../../../lib/product-image.ts';
@@ -8,7 +8,11 @@ import { FALLBACK_PRODUCT_IMAGE } from '../../../lib/product-image.ts';
 export function ProductGallery({ productId, name, images }: { productId: string; name: string; images: string[] }) {
   const list = images.length > 0 ? images : [FALLBACK_PRODUCT_IMAGE];
   const [index, setIndex] = useState(0);
-  useEffect(() => setIndex(0), [productId]);
+  const [indexFor, setIndexFor] = useState(productId);
+  if (indexFor !== productId) {
+    setIndexFor(productId);
+    setIndex(0);
+  }
   const current = Math.min(index, list.length - 1);
   const step = (d: number) => setIndex((i) => (i + d + list.length) % list.length);
   const multi = list.length > 1;

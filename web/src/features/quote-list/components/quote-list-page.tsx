@@ -211,7 +211,7 @@ export default function QuoteListPage() {
           <h2 id="quote-send-heading" className="font-display text-xl font-extrabold uppercase text-ink">
             Request a quote
           </h2>
-          <form className="mt-4 space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
+          <form className="mt-4 space-y-4" onSubmit={(e) => void submit(e)} noValidate aria-busy={submitting}>
             <fieldset disabled={submitting || !lines?.length} className="space-y-4">
               <QuoteCustomerFields form={form} messagePlaceholder="Delivery location, urgency, machine model and serial..." />
             </fieldset>

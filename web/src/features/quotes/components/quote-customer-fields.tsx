@@ -56,6 +56,7 @@ export function useQuoteCustomerForm() {
   // Drawn in the browser after mounting: a page rendered on the server must hydrate with the same text.
   const [challenge, setChallenge] = useState<{ a: number; b: number } | null>(null);
   const [answer, setAnswer] = useState('');
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- random, so drawn after hydration, never while rendering
   useEffect(() => setChallenge(newChallenge()), []);
 
   const change = (name: keyof CustomerFields) => (e: { target: { value: string } }) => {
@@ -95,14 +96,16 @@ export function useQuoteCustomerForm() {
     ...(fields.website ? { website: fields.website } : {}),
   });
 
-  const reset = () => {
+  // Stable, so a dialog's effect can reset the form when it closes.
+  const reset = useCallback(() => {
     setFields(EMPTY);
     setErrors({});
     setAnswer('');
     setChallenge(newChallenge());
-  };
+  }, []);
+  const renewChallenge = useCallback(() => setChallenge(newChallenge()), []);
 
-  return { ids, fields, setFields, errors, setErrors, change, challenge, answer, setAnswer, validate, values, reset, renewChallenge: () => setChallenge(newChallenge()) };
+  return { ids, fields, setFields, errors, setErrors, change, challenge, answer, setAnswer, validate, values, reset, renewChallenge };
 }
 
 /**

@@ -35,16 +35,19 @@ export function QuoteDialog({ open, onOpenChange, product }: QuoteDialogProps) {
   const submitting = mutation.isPending;
 
   // A new challenge each time the dialog opens; closing resets the form and the success state.
+  const { renewChallenge, reset: resetForm } = form;
+  const { reset: resetMutation } = mutation;
   useEffect(() => {
     if (open) {
-      form.renewChallenge();
+      renewChallenge();
       return;
     }
-    form.reset();
+    resetForm();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- follows `open`, which the page (and ?quote=1) sets, with the form and the request
     setQuantity('1');
     setSentTo(null);
-    mutation.reset();
-  }, [open]);
+    resetMutation();
+  }, [open, renewChallenge, resetForm, resetMutation]);
 
   const requestClose = (next: boolean) => {
     if (!next && submitting) return; // blocked while submitting
@@ -121,7 +124,7 @@ export function QuoteDialog({ open, onOpenChange, product }: QuoteDialogProps) {
               </div>
             </div>
           ) : (
-            <form className="mt-5 space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
+            <form className="mt-5 space-y-4" onSubmit={(e) => void submit(e)} noValidate aria-busy={submitting}>
               <fieldset disabled={submitting} className="space-y-4">
                 <QuoteCustomerFields form={form} messagePlaceholder="Delivery location, urgency, alternative part numbers...">
                   <QuoteField id={form.ids('quantity')} label="Quantity Required" required>

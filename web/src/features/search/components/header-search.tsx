@@ -43,11 +43,12 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
   const searching = trimmed.length >= SEARCH_MIN_CHARS && (!settled || query.isFetching);
   const showDropdown = open && trimmed.length >= SEARCH_MIN_CHARS;
 
-  // A new result list highlights its first entry.
-  useEffect(() => {
+  // A new result list highlights its first entry (set while rendering, so the list never paints without it).
+  const [listShown, setListShown] = useState({ data: query.data, settled });
+  if (listShown.data !== query.data || listShown.settled !== settled) {
+    setListShown({ data: query.data, settled });
     setActive(results.length > 0 ? 0 : -1);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query.data, settled]);
+  }
 
   // Keep the highlighted option in view while the arrow keys move through a scrolled list.
   useEffect(() => {
@@ -74,13 +75,13 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
   };
 
   const openProduct = (p: ProductSummary) => {
-    navigate(productPath(p));
+    void navigate(productPath(p));
     finish();
   };
 
   const runFullSearch = () => {
     if (!trimmed) return;
-    navigate(`/?search=${encodeURIComponent(trimmed)}`);
+    void navigate(`/?search=${encodeURIComponent(trimmed)}`);
     finish();
   };
 
@@ -191,6 +192,8 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
           <ul id={listId} role="listbox" aria-label="Search results" className="max-h-[60vh] overflow-y-auto">
             {!searching &&
               results.map((p, i) => (
+                // The keyboard chooses an option through the combobox's input (arrows, Enter): options never take focus.
+                // eslint-disable-next-line jsx-a11y/click-events-have-key-events
                 <li
                   key={p.id}
                   id={optionId(i)}
