@@ -8,6 +8,9 @@
  * because typescript-eslint must resolve `typescript` to TypeScript 6 (see package.json), which it does only from
  * this workspace.
  */
+// First: `typescript` is TypeScript 6 for what loads after (ts-api-utils, hoisted to the root, would find 7 there),
+// so ESLint works the same from npm run lint:web, npx eslint or an editor.
+import './typescript6.mjs';
 import js from '@eslint/js';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';

@@ -192,8 +192,7 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
           <ul id={listId} role="listbox" aria-label="Search results" className="max-h-[60vh] overflow-y-auto">
             {!searching &&
               results.map((p, i) => (
-                // The keyboard chooses an option through the combobox's input (arrows, Enter): options never take focus.
-                // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+                // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keyboard chooses through the combobox's input (arrows, Enter); options never take focus
                 <li
                   key={p.id}
                   id={optionId(i)}
