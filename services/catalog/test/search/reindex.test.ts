@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
 import { EmbeddedSearchIndex } from '../../src/adapters/embedded-search/embedded-search-index.ts';
 import { SqliteProductRepository } from '../../src/adapters/sqlite/sqlite-product-repository.ts';
-import { reindex } from '../../src/reindex-cli.ts';
+import { reindex } from '../../src/cli/reindex.ts';
 import { fixtureProducts } from './fixtures.ts';
 
 describe('npm run reindex', () => {

@@ -7,10 +7,10 @@
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
-import { CatalogConfigSchema } from './config.ts';
+import { CatalogConfigSchema } from '../config.ts';
 import type { Product } from '@forgeline/contracts/products';
-import type { ProductRepository, SearchIndex } from './ports.ts';
-import { openStores } from './stores.ts';
+import type { ProductRepository, SearchIndex } from '../ports.ts';
+import { openStores } from '../stores.ts';
 
 /** Streams the whole catalogue into `search`; returns how many products were read and the time taken. */
 export async function reindex(repo: ProductRepository, search: SearchIndex, onBatch?: (read: number) => void): Promise<{ products: number; ms: number }> {
