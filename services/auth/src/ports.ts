@@ -1,5 +1,4 @@
 import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
-import type { LockChange, SignInLockRecord } from './domain/sign-in-lock.ts';
 
 /** Times are epoch milliseconds throughout. */
 
@@ -167,4 +166,29 @@ export interface AuthStore {
   purgeExpired(now: number): Promise<number>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** One address's count (times in epoch ms). Kept for every address asked about, admin or not, so both behave alike. */
+export interface SignInLockRecord {
+  /** Lower-cased, as the form sends it. */
+  email: string;
+  /** Failed codes since `windowStart`; an attempt under way counts until its code turns out right. */
+  failures: number;
+  /** The first failure of this count. */
+  windowStart: number;
+  /** Locks since `windowStart`: the next one lasts firstLockMs × 2^locks (at most maxLockMs). */
+  locks: number;
+  /** The current or last lock; null before the first. */
+  lockedAt: number | null;
+  lockedUntil: number | null;
+  /** The attempt that started the current lock: it lifts the lock again if its own code was right. */
+  lockedBy: string | null;
+  /** When this count is forgotten: a day after `windowStart` or after `lockedUntil`, whichever is later. */
+  forgetAt: number;
+}
+
+/** What a store's atomic change makes of the record: a new one, null to delete it, undefined to leave it as is. */
+export interface LockChange<T> {
+  next: SignInLockRecord | null | undefined;
+  result: T;
 }

@@ -9,6 +9,10 @@
  * allows.
  */
 
+import type { LockChange, SignInLockRecord } from '../ports.ts';
+// The record's shape is the store's (ports.ts); these are the rules over it.
+export type { LockChange, SignInLockRecord };
+
 const DAY_MS = 24 * 3_600_000;
 
 /** How long failures are remembered: a day after the first, or after the last lock ended. */
@@ -23,31 +27,6 @@ export interface SignInLockPolicy {
 }
 
 export const DEFAULT_SIGN_IN_LOCK: SignInLockPolicy = { afterFailures: 10, firstLockMs: 15 * 60_000, maxLockMs: DAY_MS };
-
-/** One address's count (times in epoch ms). Kept for every address asked about, admin or not, so both behave alike. */
-export interface SignInLockRecord {
-  /** Lower-cased, as the form sends it. */
-  email: string;
-  /** Failed codes since `windowStart`; an attempt under way counts until its code turns out right. */
-  failures: number;
-  /** The first failure of this count. */
-  windowStart: number;
-  /** Locks since `windowStart`: the next one lasts firstLockMs × 2^locks (at most maxLockMs). */
-  locks: number;
-  /** The current or last lock; null before the first. */
-  lockedAt: number | null;
-  lockedUntil: number | null;
-  /** The attempt that started the current lock: it lifts the lock again if its own code was right. */
-  lockedBy: string | null;
-  /** When this count is forgotten: a day after `windowStart` or after `lockedUntil`, whichever is later. */
-  forgetAt: number;
-}
-
-/** What a store's atomic change makes of the record: a new one, null to delete it, undefined to leave it as is. */
-export interface LockChange<T> {
-  next: SignInLockRecord | null | undefined;
-  result: T;
-}
 
 export const isLocked = (r: SignInLockRecord | null, now: number): r is SignInLockRecord & { lockedUntil: number } =>
   r !== null && r.lockedUntil !== null && now < r.lockedUntil;

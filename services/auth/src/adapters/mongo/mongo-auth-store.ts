@@ -1,6 +1,5 @@
 import mongoose, { Schema } from 'mongoose';
-import type { SignInLockRecord } from '../../domain/sign-in-lock.ts';
-import type { ApiKeyRecord, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, OutboxMailRecord, SessionRecord } from '../../ports.ts';
+import type { ApiKeyRecord, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, OutboxMailRecord, SessionRecord, SignInLockRecord } from '../../ports.ts';
 
 const otpSchema = new Schema(
   {

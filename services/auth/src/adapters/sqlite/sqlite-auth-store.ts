@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
-import type { SignInLockRecord } from '../../domain/sign-in-lock.ts';
-import type { ApiKeyRecord, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, RateHit, SessionRecord } from '../../ports.ts';
+import type { ApiKeyRecord, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, RateHit, SessionRecord, SignInLockRecord } from '../../ports.ts';
 
 interface OtpRow {
   id: string;
