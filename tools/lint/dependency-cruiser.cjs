@@ -10,7 +10,10 @@
  *    (hooks/, stores, helpers, anything deeper) is the feature's own. There are no index.ts barrels: a barrel would
  *    join a lazily loaded page to the entry chunk of every page that imports something else through it
  *    (web/src/app/router.tsx loads each page as its own chunk), and Vite's tree-shaking cannot undo that reliably.
+ * 4. A service's rooms point down: ports.ts declares what the domain needs and imports no room; the domain imports
+ *    no adapter, route, job, CLI, seeder or wiring; an adapter imports no route, job, CLI or wiring.
  */
+const SERVICE_ROOM = '^(services/[^/]+|gateway)/src/';
 const FEATURE_PUBLIC_FACE = '^web/src/features/[^/]+/(components/[^/]+\\.tsx|api/[^/]+\\.ts)$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -45,6 +48,27 @@ module.exports = {
         "A feature uses another only through its public face: features/<name>/components/*.tsx and features/<name>/api/*.ts. Its hooks/, stores and helpers are its own; move what both need down to web/src/lib or components.",
       from: { path: '^web/src/features/([^/]+)/' },
       to: { path: '^web/src/features/', pathNot: ['^web/src/features/$1/', FEATURE_PUBLIC_FACE] },
+    },
+    {
+      name: 'service-ports-import-a-room',
+      severity: 'error',
+      comment: "ports.ts is the interfaces the domain needs: it imports no room (a shared contract file beside it, such as media's job registry, is fine). Declare a shared type in ports.ts and let the domain take it from there.",
+      from: { path: `${SERVICE_ROOM}ports\\.ts$` },
+      to: { path: `${SERVICE_ROOM}(domain|adapters|routes|jobs|cli|seed)/|${SERVICE_ROOM}(app|main|stores)\\.ts$` },
+    },
+    {
+      name: 'service-domain-imports-outer-room',
+      severity: 'error',
+      comment: 'The domain is the rules: it imports ports and other domain modules, never an adapter, route, job, CLI, the demo seeder or the wiring (app, main, stores). Move what both need into domain/.',
+      from: { path: `${SERVICE_ROOM}domain/` },
+      to: { path: `${SERVICE_ROOM}(adapters|routes|jobs|cli|seed)/|${SERVICE_ROOM}(app|main|stores)\\.ts$` },
+    },
+    {
+      name: 'service-adapter-imports-outer-room',
+      severity: 'error',
+      comment: 'An adapter implements a port for one technology: it does not import routes, jobs, CLIs or the wiring that uses it.',
+      from: { path: `${SERVICE_ROOM}adapters/` },
+      to: { path: `${SERVICE_ROOM}(routes|jobs|cli)/|${SERVICE_ROOM}(app|main|stores)\\.ts$` },
     },
   ],
   options: {
