@@ -10,7 +10,9 @@
 # Everything but Chromium is optional: a suite whose server cannot be had skips and says why; this names those suites.
 # With everything in place it only looks (well under a second; the k8s tools' own check included).
 #
-# Environment: TEST_SETUP_INSTALL=0 looks and reports without installing or building anything. The tests' own
+# Environment: TEST_SETUP_STRICT=1 (set by .ci/run) makes a missing Debian package or schemathesis stop the run too,
+# so CI cannot pass with suites skipped that it is meant to run; only the Go-built servers stay optional there (their
+# module proxy may be out of reach). TEST_SETUP_INSTALL=0 looks and reports without installing or building anything. The tests' own
 # overrides are honoured: CHROMIUM_PATH, REDIS_SERVER_BIN, NGINX_BIN, GO_BIN_DIR, FERRETDB_BIN, MINIO_BIN, MAILPIT_BIN,
 # K8S_SCHEMA_DIR, SCHEMATHESIS_BIN.
 set -uo pipefail
@@ -32,6 +34,7 @@ log() { echo "[test-setup] $*"; }
 # The test files that mention PATTERN (how they start the server in question): the suites that skip without it.
 suites() { grep -rlE "$1" --include='*.test.ts' --exclude-dir=node_modules packages services gateway scripts test 2>/dev/null | sort | tr '\n' ' '; }
 
+STRICT="${TEST_SETUP_STRICT:-0}"
 hard=()     # what stops npm test, each with the command that fixes it
 skipping=() # what only makes suites skip, each with the suites and the command
 ready=()
@@ -92,8 +95,8 @@ for row in "${apt_rows[@]}"; do
   fi
   fix="$fix (or set $var to one installed elsewhere)"
   why="${apt_why:-apt-get installed $pkg, yet nothing is at $bin: is $var right?}"
-  if [ -z "$pattern" ]; then
-    hard+=("$name is missing at $bin ($why); the browser tests (e2e/) need it. Run: $fix")
+  if [ -z "$pattern" ] || [ "$STRICT" = 1 ]; then
+    hard+=("$name is missing at $bin ($why); ${pattern:+TEST_SETUP_STRICT=1 and }the tests need it. Run: $fix")
   else
     skipping+=("$name is missing at $bin ($why). These suites skip (in whole or in part): $(suites "$pattern")
        To run them: $fix")
@@ -179,7 +182,10 @@ if [ -z "$version" ] && [ "$INSTALL" != 0 ]; then
     pip_why="pip could not install it: see above"
   fi
 fi
-if [ -z "$version" ]; then
+if [ -z "$version" ] && [ "$STRICT" = 1 ]; then
+  log "STOP: schemathesis is not installed ($pip_why) and TEST_SETUP_STRICT=1. Run: $pip_fix"
+  exit 1
+elif [ -z "$version" ]; then
   skipping+=("schemathesis is not installed ($pip_why). test/schemathesis.test.ts will skip.
        To run it: $pip_fix")
 elif [ "$version" != "$SCHEMATHESIS_VERSION" ]; then
