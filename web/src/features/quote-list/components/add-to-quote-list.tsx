@@ -1,10 +1,10 @@
 import { ListPlus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import { buttonClass } from '../../../components/ui/button.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { cn } from '../../../lib/cn.ts';
+import { toast } from '../../../lib/toast.ts';
 import { addProduct, clampQuantity, productOfSummary, QUOTE_LIST_MAX_QUANTITY, useQuoteList, type QuoteListProduct } from '../quote-list-store.ts';
 
 /**
