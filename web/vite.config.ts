@@ -195,6 +195,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     sourcemap: false,
     // Route pages are lazy chunks; the entry holds the shell (router, query client, header, footer) and home.
     chunkSizeWarningLimit: 400,
+    // dist/.vite/manifest.json: which chunks each entry and lazy route loads, read by the size budget
+    // (scripts/bundle-budget.ts). Not for browsers: the gateway serves no dot folder, nginx refuses /.vite/.
+    manifest: !isSsrBuild,
     // The server-rendering bundle (src/entry-server.tsx, for the gateway) needs no public files beside it.
     copyPublicDir: !isSsrBuild,
     // The server bundle is one file: the gateway imports it with a version query (to pick up a rebuild), and a chunk

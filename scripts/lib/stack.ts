@@ -149,7 +149,9 @@ export function ensureWebBuilt(log: (line: string) => void = console.log): void 
     'packages/service-kit/src/page-scripts.ts', // index.html's inline scripts (allowed by their hashes in the CSP)
   ];
   const newestSource = Math.max(...sources.map((s) => newestMtime(path.join(repoRoot, s))));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newestSource) return;
+  // The manifest too: the size budget (scripts/bundle-budget.ts) reads it, and a build from before it was turned on lacks it.
+  const manifest = path.join(repoRoot, 'web/dist/.vite/manifest.json');
+  if (fs.existsSync(built) && fs.existsSync(manifest) && fs.statSync(built).mtimeMs >= newestSource) return;
   log('Building the web app (vite build)...');
   const started = Date.now();
   // Build beside dist and swap it in, so a running gateway (or a parallel build) never sees half a build.
