@@ -237,6 +237,35 @@ test('on a phone, the gallery lays out its first 18 cards, the rest once scrolle
   await expect(pairs).toHaveCount(Math.min(60, subs.length));
 });
 
+test('on a phone, a first-visit brand page lays out its first 15 cards, the rest once scrolled near, also after a filter', async ({ page, request }) => {
+  const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
+  const byBrand = new Map<string, number>();
+  for (const s of subs) byBrand.set(s.brandSlug, (byBrand.get(s.brandSlug) ?? 0) + s.productCount);
+  const [brandSlug] = [...byBrand.entries()].sort((a, b) => b[1] - a[1])[0]!;
+  const list = await getJson<ListResponse>(request, `/api/brands/${brandSlug}/products?page=1&limit=75`);
+  test.skip(list.products.length <= 15, `the biggest brand has ${list.products.length} products`);
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto(`/brands-available/${brandSlug}`);
+  await expect(page.locator('html[data-app="ready"]')).toBeAttached();
+  const cards = page.locator('main ul:has(article) > li');
+  await expect(cards).toHaveCount(15);
+
+  // The filter looks through every card of the page, laid out or not.
+  const last = list.products.at(-1)!;
+  const f = last.sku.toLowerCase();
+  const matches = list.products.filter((p) => [p.name, p.sku, p.category].some((v) => v.toLowerCase().includes(f)));
+  const box = page.getByRole('searchbox', { name: 'Filter this page by name, SKU or category' });
+  await box.fill(last.sku);
+  await expect(page.getByRole('link', { name: literal(last.name) }).first()).toBeVisible();
+  await expect(cards).toHaveCount(Math.min(15, matches.length));
+  // Cleared, the page is back to its first cards, and the rest still comes once scrolled near.
+  await box.fill('');
+  await expect(cards).toHaveCount(15);
+  // (End would move the caret in the box.)
+  await page.mouse.wheel(0, 10_000);
+  await expect(cards).toHaveCount(list.products.length);
+});
+
 test('category pagination moves and keeps ?page= in the address', async ({ page, request }) => {
   const { category } = await biggestCategory(request);
   test.skip(category.count <= 75, `the seeded catalogue's biggest category has ${category.count} products, one page only`);

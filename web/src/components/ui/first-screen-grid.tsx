@@ -27,9 +27,12 @@ export function FirstScreenGrid<T extends { id: string }>({
   const after = useAfterFirstCommit();
   const [all, setAll] = useState(after);
   const sentinel = useRef<HTMLDivElement>(null);
+  // Whether cards wait below the first ones: a filter that leaves `first` or fewer takes the sentinel away, and the
+  // next one that leaves more brings a new sentinel, which the effect then observes.
+  const waiting = !all && items.length > first;
   useEffect(() => {
     const el = sentinel.current;
-    if (all || !after || !el) return;
+    if (!waiting || !after || !el) return;
     if (typeof IntersectionObserver === 'undefined') return void startTransition(() => setAll(true));
     const io = new IntersectionObserver(
       (entries) => {
@@ -41,8 +44,8 @@ export function FirstScreenGrid<T extends { id: string }>({
     );
     io.observe(el);
     return () => io.disconnect();
-  }, [all, after]);
-  const shown = all || items.length <= first ? items : items.slice(0, first);
+  }, [waiting, after]);
+  const shown = waiting ? items.slice(0, first) : items;
   return (
     <>
       <ul className={className}>

@@ -4,7 +4,7 @@ import { productDetailsText, productQuoteText, WHATSAPP_GREETING, whatsappLink }
 import { FileText, MessageCircle } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { PRODUCT_GRID_CLASS, ProductCardImage } from '../../../components/product/product-card.tsx';
+import { PRODUCT_GRID_CLASS, PRODUCT_GRID_FIRST_CARDS, ProductCardImage } from '../../../components/product/product-card.tsx';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
 import { ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
@@ -109,6 +109,7 @@ export default function BrandPage() {
           noFitWhere={`among ${brandName} parts`}
           empty={{ message: filter ? `Nothing on this page matches “${filter}”.` : 'No products for this brand yet.' }}
           gridClassName={PRODUCT_GRID_CLASS}
+          firstCards={PRODUCT_GRID_FIRST_CARDS}
           card={(p, i) => <BrandProductCard product={p} priority={i < 4} />}
         />
         <div className="mt-10">
