@@ -41,6 +41,8 @@ function heroPreload(): Plugin {
  */
 function routePreload(): Plugin {
   const routes: { re: string; entry: string; api?: RoutePreloadApi }[] = [
+    // Home (with or without ?search=): the head script's regex is tested against the path only.
+    { re: '^/$', entry: 'src/app/routes/home-route.tsx' },
     // The listing's first page of data too: the URLs are built in page-scripts.ts as the app's fetchers build them.
     { re: '^/category/([^/]+)(?:/([^/]+))?/?$', entry: 'src/features/categories/components/category-page.tsx', api: 'category' },
     { re: '^/brands-available/([^/]+)/?$', entry: 'src/features/brands/components/brand-page.tsx', api: 'brand' },
@@ -193,7 +195,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     target: 'es2022',
     sourcemap: false,
-    // Route pages are lazy chunks; the entry holds the shell (router, query client, header, footer) and home.
+    // Route pages, home too, are lazy chunks; the entry holds the shell (router, query client, header, footer).
     chunkSizeWarningLimit: 400,
     // dist/.vite/manifest.json: which chunks each entry and lazy route loads, read by the size budget
     // (scripts/bundle-budget.ts). Not for browsers: the gateway serves no dot folder, nginx refuses /.vite/.

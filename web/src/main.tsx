@@ -116,5 +116,24 @@ function mount() {
   }
 }
 
+/**
+ * Every screen is a lazy chunk, home too. A screen's code is fetched as soon as the visitor points at, touches or
+ * focuses a link or a form leading to it, so the tap or the Enter that follows finds it loaded instead of showing the
+ * loading spinner: the navigation's links, the cards, and the header search's form (its results are home's screen).
+ */
+function preloadOnIntent() {
+  const seen = new Set<string>();
+  const intent = (event: Event) => {
+    const el = event.target instanceof Element ? event.target.closest('a[href], form') : null;
+    if (!el) return;
+    const url = new URL(el.getAttribute(el.tagName === 'FORM' ? 'action' : 'href') ?? '', window.location.href);
+    if (url.origin !== window.location.origin || seen.has(url.pathname)) return;
+    seen.add(url.pathname);
+    preloadRoute(url.pathname).catch(() => seen.delete(url.pathname));
+  };
+  for (const type of ['pointerover', 'focusin']) document.addEventListener(type, intent, { capture: true, passive: true });
+}
+
+preloadOnIntent();
 if (container && document.documentElement.hasAttribute('data-ssr')) hydrate(container);
 else void shellSettled().then(mount);

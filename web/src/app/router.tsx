@@ -2,8 +2,6 @@ import { isValidElement, lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { ErrorScreen } from './error-screen.tsx';
-// Home is the usual landing page: kept in the entry so its hero paints without waiting for another chunk.
-import HomeRoute from './routes/home-route.tsx';
 import { RootLayout } from './root-layout.tsx';
 
 type PreloadableRoute = ComponentType & { preload: () => Promise<void> };
@@ -25,7 +23,10 @@ function lazyRoute(load: () => Promise<{ default: ComponentType }>): Preloadable
   });
 }
 
-// Every other screen is its own chunk.
+// Every screen is its own chunk, home too: its sections, the machine selector and the search results' grid are not
+// needed by the other pages' first screen. Home's HTML (hero included) is server-rendered, and index.html's head
+// script modulepreloads its chunk alongside the entry (vite.config.ts, routePreload), so nothing waits on it.
+const HomeRoute = lazyRoute(() => import('./routes/home-route.tsx'));
 const ProductRoute = lazyRoute(() => import('./routes/product-route.tsx'));
 const BrowseByBrandPage = lazyRoute(() => import('../features/categories/components/browse-by-brand-page.tsx'));
 const CategoryPage = lazyRoute(() => import('../features/categories/components/category-page.tsx'));
