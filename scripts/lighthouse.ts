@@ -80,6 +80,8 @@ async function main() {
   }
   const origin: string = base;
   if (ci) {
+    // This run's reports only: Lighthouse CI reads every lhr-*.json it finds, and its upload never clears reports/.
+    fs.rmSync(path.join(lhciDir, 'reports'), { recursive: true, force: true });
     fs.mkdirSync(lhciDir, { recursive: true });
     for (const file of fs.readdirSync(lhciDir)) {
       if (/^lhr-\d+\.(json|html)$/.test(file)) fs.rmSync(path.join(lhciDir, file));
