@@ -7,10 +7,11 @@
  *
  * Issue 32's goals: performance >= 95, TBT <= 150 ms, LCP < 1.5 s; accessibility, best practices and SEO 100.
  * Asserted at the goal: accessibility, best practices, SEO and LCP, which held on every page in every run on the
- * shared 2-core machine, even under heavy load (2026-11-27). Not yet at the goal: performance and TBT, whose medians
- * were 83-95 and 251-674 ms under that load (the listing pages' start-up work is being cut); they are held at a level
- * that load does not break but a real regression does (a 250 ms blocking task at start-up fails both). Raise them
- * to 0.95 and 150 ms once three quiet runs meet those.
+ * shared 2-core machine, even under heavy load (2026-11-27). Not yet at the goal: TBT, whose medians in two quiet
+ * runs after a fresh-clone CI were 33-299 ms (a page moves by 200 ms from run to run; 251-674 ms with four builds
+ * running beside it), and so performance (94-100 quiet, 83-95 under that load). They are held at 0.85 and 500 ms:
+ * what a quiet run meets with room, and what a real regression breaks (a 250 ms blocking task at start-up fails both).
+ * Raise them to 0.95 and 150 ms once the listing pages' start-up work is cut and three quiet runs meet those.
  */
 const median = { aggregationMethod: 'median' };
 
@@ -22,8 +23,8 @@ module.exports = {
         'categories:best-practices': ['error', { ...median, minScore: 1 }],
         'categories:seo': ['error', { ...median, minScore: 1 }],
         'largest-contentful-paint': ['error', { ...median, maxNumericValue: 1499 }],
-        'categories:performance': ['error', { ...median, minScore: 0.8 }],
-        'total-blocking-time': ['error', { ...median, maxNumericValue: 800 }],
+        'categories:performance': ['error', { ...median, minScore: 0.85 }],
+        'total-blocking-time': ['error', { ...median, maxNumericValue: 500 }],
       },
     },
     upload: {
