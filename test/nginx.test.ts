@@ -101,6 +101,11 @@ describe('nginx with the compose config, in front of a real gateway', () => {
     fs.writeFileSync(path.join(dist.dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.mkdirSync(path.join(dist.dir, 'assets'));
     fs.writeFileSync(path.join(dist.dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // What the build keeps beside the site but not for browsers: the SSR bundle and the manifest the size budget reads.
+    fs.mkdirSync(path.join(dist.dir, '.ssr'));
+    fs.writeFileSync(path.join(dist.dir, '.ssr', 'entry-server.js'), 'export {}');
+    fs.mkdirSync(path.join(dist.dir, '.vite'));
+    fs.writeFileSync(path.join(dist.dir, '.vite', 'manifest.json'), '{}');
     const down = `http://127.0.0.1:${await freePort()}`; // the services: down, so /api answers 502 from the gateway
     const app = createGatewayApp({
       logger,
@@ -165,6 +170,15 @@ describe('nginx with the compose config, in front of a real gateway', () => {
       expect(res.headers.get('strict-transport-security')).toEqual(c.from === 'gateway' ? [hsts] : undefined);
     });
   }
+
+  it("serves neither the SSR bundle nor the build's manifest, from nginx or from the gateway", async ({ skip: skipTest }) => {
+    if (skip) skipTest(skip);
+    for (const p of ['/.ssr/entry-server.js', '/.vite/manifest.json']) {
+      expect((await get(`${nginx!.url}${p}`)).status, `nginx ${p}`).toBe(404);
+      const direct = await fetch(`http://127.0.0.1:${served[0]!.port}${p}`);
+      expect(await direct.text(), `gateway ${p}`).not.toMatch(/^\{\}$|^export \{\}$/);
+    }
+  });
 
   it('falls back to the app shell with the admin set when the gateway is down', async ({ skip: skipTest }) => {
     if (skip) skipTest(skip);
