@@ -92,7 +92,13 @@ describe.skipIf(missing !== null)(`schemathesis against the whole OpenAPI docume
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
       child.once('close', (code) => resolve({ code, output }));
     });
-    const summary = run.output.slice(run.output.lastIndexOf('SUMMARY') - 40);
+    // Every summary line prefixed: schemathesis closes with a pytest-style banner ("=== 2 warnings in 76s ===") that
+    // CI would read as the run's closing line (pytest's, counting no test) instead of the one .ci/run prints last.
+    const summary = run.output
+      .slice(run.output.lastIndexOf('SUMMARY') - 40)
+      .split('\n')
+      .map((line) => `[schemathesis] ${line}`)
+      .join('\n');
     console.log(`[schemathesis] ${SCHEMATHESIS.join(' ')} ${args.filter((a) => !a.startsWith('Authorization')).join(' ')}\n${summary}`);
     expect(run.code, run.output.slice(-20_000)).toBe(0);
     expect(run.output).toMatch(/Test cases:\s+\d+ generated, \d+ passed/);
