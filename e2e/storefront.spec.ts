@@ -237,6 +237,30 @@ test('on a phone, the gallery lays out its first 18 cards, the rest once scrolle
   await expect(pairs).toHaveCount(Math.min(60, subs.length));
 });
 
+test('a link opens its page at the top; Back and a reload return to where the visitor was', async ({ page, request }) => {
+  const list = await getJson<ListResponse>(request, '/api/catalog/products?limit=48&offset=0');
+  test.skip(list.products.length < 16, `the gallery's first page has ${list.products.length} products`);
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto('/catalog');
+  await expect(page.locator('html[data-app="ready"]')).toBeAttached();
+  // A card far down the page, opened by the app (not a new document).
+  const far = page.getByRole('link', { name: literal(list.products[15]!.name) }).first();
+  await far.scrollIntoViewIfNeeded();
+  const scrolled = Number(await page.evaluate('window.scrollY'));
+  expect(scrolled).toBeGreaterThan(1000);
+  await far.click();
+  await expect(page).toHaveURL(/\/products\//);
+  await expect(page.getByRole('heading', { level: 1, name: literal(list.products[15]!.name) })).toBeVisible();
+  await expect.poll(() => page.evaluate('window.scrollY')).toBe(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/catalog$/);
+  await expect.poll(async () => Math.abs(Number(await page.evaluate('window.scrollY')) - scrolled)).toBeLessThan(2);
+  // A reload comes back to where the visitor was (the position is kept in sessionStorage).
+  await page.reload();
+  await expect(page.locator('html[data-app="ready"]')).toBeAttached();
+  await expect.poll(async () => Math.abs(Number(await page.evaluate('window.scrollY')) - scrolled)).toBeLessThan(2);
+});
+
 test('on a phone, a first-visit brand page lays out its first 15 cards, the rest once scrolled near, also after a filter', async ({ page, request }) => {
   const subs = await getJson<Subcategory[]>(request, '/api/subcategories');
   const byBrand = new Map<string, number>();

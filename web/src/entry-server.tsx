@@ -12,9 +12,9 @@
 import type { PageData, RenderedPage } from '@forgeline/contracts/ssr';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { StaticRouter } from 'react-router-dom';
 import { AppProviders } from './app/providers.tsx';
-import { preloadRoute, routes } from './app/router.tsx';
+import { AppRoutes, preloadRoute } from './app/router.tsx';
 import { SEARCH_RESULTS_PAGE_SIZE } from './config/constants.ts';
 import { brandProductsQuery } from './features/brands/api/get-brand-products.ts';
 import { catalogProductsQuery } from './features/catalog/api/get-catalog-products.ts';
@@ -58,17 +58,15 @@ export async function renderPage(url: string, data: PageData): Promise<RenderedP
   const location = new URL(url, 'http://localhost');
   // The route's code is a lazy chunk in the browser; loaded here first, the page renders whole, not its spinner.
   await preloadRoute(location.pathname);
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(location.href));
-  if (context instanceof Response) throw new Error(`the route table answered ${context.status} for ${url}`);
-  const router = createStaticRouter(handler.dataRoutes, context);
-  // The same tree as main.tsx's <StrictMode><App/></StrictMode> (App = AppProviders around RouterProvider), so React's
+  // The same tree as main.tsx's <StrictMode><App/></StrictMode> (App = AppProviders around the router), so React's
   // generated ids (useId: labels, dialogs) come out the same on both sides.
   const html = renderToString(
     <StrictMode>
       <ServerQuoteFormContext.Provider value={data.kind === 'product' ? data.quote : undefined}>
         <AppProviders client={client}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
+          <StaticRouter location={`${location.pathname}${location.search}`}>
+            <AppRoutes />
+          </StaticRouter>
         </AppProviders>
       </ServerQuoteFormContext.Provider>
     </StrictMode>,

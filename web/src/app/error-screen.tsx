@@ -1,10 +1,8 @@
 import { TriangleAlert } from 'lucide-react';
 import { useEffect } from 'react';
-import { useRouteError } from 'react-router-dom';
 
-/** The fallback error screen (spec section 2): shown when a screen throws while rendering. */
-export function ErrorScreen() {
-  const error = useRouteError();
+/** The fallback error screen (spec section 2): shown when a screen throws while rendering (router.tsx: AppRoutes). */
+export function ErrorScreen({ error }: { error: unknown }) {
   useEffect(() => {
     console.error('Unhandled screen error', error);
   }, [error]);

@@ -1,10 +1,11 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Outlet, useLocation, type Location } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { FloatingActions } from '../features/layout/components/floating-actions.tsx';
 import { Footer } from '../features/layout/components/footer.tsx';
 import { Header } from '../features/layout/components/header.tsx';
 import { HeaderSearch } from '../features/search/components/header-search.tsx';
+import { useScrollRestoration } from '../lib/use-scroll-restoration.ts';
 
 /** Spec section 2: a live chat widget exists but stays inactive without credentials; it only warns. */
 function useInactiveLiveChat() {
@@ -32,16 +33,17 @@ function useFontsOnNavigation() {
 
 /** Header, the routed screen, footer and the floating buttons. */
 /**
- * Scroll positions are kept per history entry. A page loaded as a new document has React Router's key "default",
+ * Scroll positions are kept per history entry (lib/use-scroll-restoration.ts). A page loaded as a new document has React Router's key "default",
  * the same as the previous document's first page had: keyed on it, /categories opened from a scrolled-down /catalog
  * opened scrolled down too. Such a page is keyed by its address instead (a reload still comes back to where it was).
  */
-const scrollKey = (location: { key: string; pathname: string; search: string }) =>
+const scrollKey = (location: Location) =>
   location.key === 'default' ? `${location.pathname}${location.search}` : location.key;
 
 export function RootLayout() {
   useInactiveLiveChat();
   useFontsOnNavigation();
+  useScrollRestoration(scrollKey);
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -58,7 +60,6 @@ export function RootLayout() {
       </main>
       <Footer />
       <FloatingActions />
-      <ScrollRestoration getKey={scrollKey} />
     </div>
   );
 }

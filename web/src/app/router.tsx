@@ -1,5 +1,6 @@
 import { isValidElement, lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { ErrorBoundary } from 'react-error-boundary';
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { ErrorScreen } from './error-screen.tsx';
 import { RootLayout } from './root-layout.tsx';
@@ -52,7 +53,6 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <RootLayout />,
-    errorElement: <ErrorScreen />,
     children: [
       { index: true, element: <HomeRoute /> },
       { path: 'categories', element: <BrowseByBrandPage /> },
@@ -75,7 +75,6 @@ export const routes: RouteObject[] = [
   },
   {
     path: '/admin/*',
-    errorElement: <ErrorScreen />,
     element: (
       <Suspense fallback={<Spinner />}>
         <AdminPage />
@@ -84,7 +83,21 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+/**
+ * The route table rendered for the current address, in the browser (main.tsx: BrowserRouter) and on the server
+ * (entry-server.tsx: StaticRouter). The declarative router, not the data router: the app loads its data with React
+ * Query, so the data router's loaders, actions and fetchers would be ~16 kB of the entry script doing nothing.
+ * A screen that throws while rendering shows the error screen (spec section 2), until the next navigation.
+ */
+export function AppRoutes() {
+  const element = useRoutes(routes);
+  const { key } = useLocation();
+  return (
+    <ErrorBoundary fallbackRender={({ error }) => <ErrorScreen error={error} />} resetKeys={[key]}>
+      {element}
+    </ErrorBoundary>
+  );
+}
 
 /** Loads the code of the screen `pathname` shows (nothing for screens in the entry chunk). */
 export function preloadRoute(pathname: string): Promise<unknown> {

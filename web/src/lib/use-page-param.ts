@@ -14,7 +14,6 @@ export function usePageParam(): [number, (page: number) => void] {
           p.set('page', String(Math.max(1, next)));
           return p;
         },
-        { preventScrollReset: false },
       );
       window.scrollTo({ top: 0 });
     },
@@ -53,7 +52,7 @@ export function useResetPage(): () => void {
           p.delete('page');
           return p;
         },
-        { replace: true, preventScrollReset: true },
+        { replace: true },
       ),
     [setParams],
   );

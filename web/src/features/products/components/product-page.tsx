@@ -76,7 +76,7 @@ function ProductView({ product, quoteDialog }: { product: ProductDetail; quoteDi
           p.delete('quote');
           return p;
         },
-        { replace: true, preventScrollReset: true },
+        { replace: true },
       );
     }
   };
