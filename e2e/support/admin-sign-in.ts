@@ -29,6 +29,10 @@ export async function signInAsAdmin(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Send OTP' }).click();
   const { sessionId } = (await (await sent).json()) as { sessionId: string };
   await page.getByLabel('OTP code').fill(await mailedCode(sessionId));
+  // Signed in once the panel shows its first tool and that tool's first list (each tab's code loads on demand).
+  const firstList = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/products');
   await page.getByRole('button', { name: 'Verify OTP' }).click();
   await expect(page.getByRole('tab', { name: 'Product Upload' })).toBeVisible();
+  await expect(page.getByPlaceholder('Search products by name, SKU or part number...')).toBeVisible();
+  await firstList;
 }
