@@ -7,8 +7,12 @@
  * Each page is loaded TTI_RUNS times (default 20), each in a fresh browser context (empty HTTP cache), at
  * 1350×940, without throttling ("desktop") and with Chromium's CPU slowed 4× ("4x CPU").
  * Starts its own stack on data/lighthouse (seeded once with 5,000 products) unless TTI_URL points at one.
- * TTI_PATHS=/about,/faq measures other pages instead of home, a category, a product and the gallery.
- * Goals: ready−load p95 ≤ 300 ms (desktop), ≤ 1000 ms (4x CPU); CLS < 0.02. Exits 0 either way: a measurement.
+ * TTI_PATHS=/about,/faq measures other pages instead of home, a category, a product and the gallery (and skips the
+ * header search); TTI_SEARCH_ONLY=1 measures only the header search.
+ * Then the header search on a category page, typed into at the load event: how soon it is the app's and how soon its
+ * first result shows (issue 32).
+ * Goals: ready−load p95 ≤ 300 ms (desktop), ≤ 1000 ms (4x CPU); CLS < 0.02; the header search usable ≤ 300 ms after
+ * load at 4x CPU (p95). Exits 0 either way: a measurement.
  */
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -32,7 +36,7 @@ const CLS_GOAL = 0.02;
  * includes <html> once it exists) rather than document.documentElement itself.
  */
 const INIT_SCRIPT = `(() => {
-  const t = (window.__tti = { ready: null, cls: 0 });
+  const t = (window.__tti = { ready: null, cls: 0, listbox: null });
   const check = () => {
     if (t.ready === null && document.documentElement && document.documentElement.getAttribute('data-app') === 'ready') {
       t.ready = performance.now();
@@ -52,7 +56,8 @@ interface Sample {
 
 /** One visit in a fresh context; a string saying what went wrong when the app never took over. */
 async function loadOnce(browser: Browser, url: string, cpuRate: number): Promise<Sample | string> {
-  const context = await browser.newContext({ viewport: { width: 1350, height: 940 } });
+  // bypassCSP: the page's Content-Security-Policy refuses string evaluation, which waitForFunction's polling needs.
+  const context = await browser.newContext({ viewport: { width: 1350, height: 940 }, bypassCSP: true });
   try {
     const page = await context.newPage();
     const errors: string[] = [];
@@ -83,6 +88,38 @@ async function loadOnce(browser: Browser, url: string, cpuRate: number): Promise
   }
 }
 
+/**
+ * Issue 32's "header search usable after load": on a category page, the visitor types "filter" into the header
+ * search the moment the load event has fired; returns how long after that event (ms) its dropdown opened (the app
+ * answered the typing: "usable") and the first search result showed (the 300 ms debounce of spec section 5 and the
+ * catalogue's answer included).
+ */
+async function searchAfterLoad(browser: Browser, url: string, cpuRate: number): Promise<{ usable: number; dropdown: number } | string> {
+  const context = await browser.newContext({ viewport: { width: 1350, height: 940 }, bypassCSP: true });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(INIT_SCRIPT);
+    if (cpuRate !== 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpuRate });
+    await page.goto(url, { waitUntil: 'load', timeout: READY_TIMEOUT });
+    const box = page.getByRole('combobox', { name: /search parts/i }).first();
+    await page.evaluate(`(() => {
+      new MutationObserver((_, o) => {
+        if (document.querySelector('[role="listbox"]')) { window.__tti.listbox = performance.now(); o.disconnect(); }
+      }).observe(document.body, { childList: true, subtree: true });
+    })()`);
+    await box.pressSequentially('filter');
+    await page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first().waitFor({ timeout: READY_TIMEOUT });
+    return (await page.evaluate(`(() => {
+      const load = performance.getEntriesByType('navigation')[0].loadEventEnd;
+      return { usable: window.__tti.listbox - load, dropdown: performance.now() - load };
+    })()`)) as { usable: number; dropdown: number };
+  } catch (err) {
+    return err instanceof Error ? err.message.split('\n')[0]! : String(err);
+  } finally {
+    await context.close();
+  }
+}
+
 async function main() {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
@@ -95,7 +132,9 @@ async function main() {
       stack = await startStack({ dataDir: path.join(repoRoot, 'data/lighthouse'), port: 0, seedProducts: 5_000, quiet: true });
       base = stack.url;
     }
-    const pages = process.env.TTI_PATHS
+    const pages = process.env.TTI_SEARCH_ONLY
+      ? []
+      : process.env.TTI_PATHS
       ? process.env.TTI_PATHS.split(',').map((p) => ({ name: p.trim(), path: p.trim() }))
       : await keyPages(base, ['home', 'category', 'product', 'gallery']);
     browser = await chromium.launch({
@@ -140,6 +179,35 @@ async function main() {
       const head = ['page', 'load p50', 'ready p50', 'ready p95', 'ready−load p50', 'ready−load p95', 'CLS max', 'runs'];
       const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
       tables.push(`### ${profile.name} (times in ms from navigation start)\n\n${table}`);
+    }
+    // The header search on a category page, typed into at the load event (issue 32: usable within 300 ms at 4x CPU).
+    const category = process.env.TTI_PATHS ? undefined : (await keyPages(base, ['category']))[0];
+    if (category) {
+      const rows: string[][] = [];
+      for (const profile of profiles) {
+        const url = new URL(category.path, base).href;
+        process.stdout.write(`${profile.name}: header search on ${url} ×${RUNS} ...\n`);
+        const usable: number[] = [];
+        const dropdown: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const r = await searchAfterLoad(browser, url, profile.cpuRate);
+          if (typeof r === 'string') process.stdout.write(`  a run failed: ${r}\n`);
+          else {
+            usable.push(r.usable);
+            dropdown.push(r.dropdown);
+          }
+        }
+        usable.sort((a, b) => a - b);
+        dropdown.sort((a, b) => a - b);
+        rows.push([profile.name, fmt(percentile(usable, 50)), fmt(percentile(usable, 95)), fmt(percentile(dropdown, 50)), fmt(percentile(dropdown, 95)), `${usable.length}/${RUNS}`]);
+        const p95 = percentile(usable, 95);
+        if (profile.cpuRate === 4 && !(p95 <= 300)) missed.push(`goal missed: ${profile.name} header search usable ${fmt(p95)} ms after load (p95) > 300 ms`);
+      }
+      const head = ['profile', 'usable after load p50', 'usable p95', 'first result after load p50', 'first result p95', 'runs'];
+      tables.push(
+        `### Header search on ${category.path}, "filter" typed at the load event (ms after load; "usable" = its dropdown opened for the typing, the first result includes the 300 ms debounce)\n\n` +
+          [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n'),
+      );
     }
   } finally {
     await browser?.close();
