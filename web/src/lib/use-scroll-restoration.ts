@@ -2,6 +2,16 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { NavigationType, useLocation, useNavigationType, type Location } from 'react-router-dom';
 
 const STORAGE_KEY = 'forgeline-scroll-positions';
+/** History entries whose positions are kept: a long visit does not grow sessionStorage without end. */
+const MAX_ENTRIES = 100;
+
+/** Records `y` for `key` as the newest entry, dropping the oldest beyond MAX_ENTRIES. */
+function remember(positions: Map<string, number> | null, key: string, y: number) {
+  if (!positions) return;
+  positions.delete(key);
+  positions.set(key, y);
+  while (positions.size > MAX_ENTRIES) positions.delete(positions.keys().next().value!);
+}
 
 /**
  * Scroll positions kept per history entry, as a browser does for whole documents (the data router's
@@ -25,7 +35,7 @@ export function useScrollRestoration(getKey: (location: Location) => string) {
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
-        positions.current?.set(currentKey.current, window.scrollY);
+        remember(positions.current, currentKey.current, window.scrollY);
       });
     };
     const save = () => {
