@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { Outlet, useLocation, type Location } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { FloatingActions } from '../features/layout/components/floating-actions.tsx';
@@ -31,7 +31,6 @@ function useFontsOnNavigation() {
   }, [pathname, search]);
 }
 
-/** Header, the routed screen, footer and the floating buttons. */
 /**
  * Scroll positions are kept per history entry (lib/use-scroll-restoration.ts). A page loaded as a new document has React Router's key "default",
  * the same as the previous document's first page had: keyed on it, /categories opened from a scrolled-down /catalog
@@ -40,6 +39,17 @@ function useFontsOnNavigation() {
 const scrollKey = (location: Location) =>
   location.key === 'default' ? `${location.pathname}${location.search}` : location.key;
 
+/**
+ * On a server-rendered page React hydrates what lies outside any Suspense boundary first, in one pass, and each
+ * boundary afterwards, one at a time at low priority (and at once if the visitor acts inside it). Wrapping what the
+ * first seconds do not need (the footer, the floating buttons, the screen itself) lets the header and its search
+ * become the app's sooner. Nothing here suspends: on a page drawn in the browser the boundary does nothing.
+ */
+function HydrateLater({ children }: { children: ReactNode }) {
+  return <Suspense fallback={null}>{children}</Suspense>;
+}
+
+/** Header, the routed screen, footer and the floating buttons. */
 export function RootLayout() {
   useInactiveLiveChat();
   useFontsOnNavigation();
@@ -58,8 +68,13 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
-      <FloatingActions />
+      {/* Each boundary below is hydrated on its own, after the header (see HydrateLater). */}
+      <HydrateLater>
+        <Footer />
+      </HydrateLater>
+      <HydrateLater>
+        <FloatingActions />
+      </HydrateLater>
     </div>
   );
 }
