@@ -72,7 +72,7 @@ function shellSettled(): Promise<unknown> {
 /**
  * A page the gateway server-rendered (<html data-ssr>) is the app's own HTML for this address: React hydrates it,
  * attaching to what is on screen instead of drawing it again, so nothing moves or reloads, and the photo's paint
- * stays the page's largest. Only the screen's code is awaited first (so hydration does not stop at its lazy chunk).
+ * stays the page's largest.
  */
 function hydrate(root: HTMLElement) {
   const element = (
@@ -95,7 +95,10 @@ function hydrate(root: HTMLElement) {
       showMountFailure(error);
     }
   };
-  void Promise.race([preloadRoute(window.location.pathname).catch(() => undefined), new Promise((r) => setTimeout(r, 3000))]).then(start);
+  // The screen sits in a Suspense boundary, hydrated after the header: its code loads meanwhile (until it has, React
+  // keeps the server's HTML there and goes on when it arrives), so the header search need not wait for it.
+  void preloadRoute(window.location.pathname).catch(() => undefined);
+  start();
 }
 
 function mount() {

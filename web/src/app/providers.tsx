@@ -1,9 +1,8 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { TOAST_DURATION_MS } from '../config/constants.ts';
 import { seedPreloadedQueries } from '../lib/preloaded-queries.ts';
 import { createQueryClient } from '../lib/query-client.ts';
-import { useHydrated } from '../lib/use-hydrated.ts';
 
 // The toaster's code is not needed for the first paint; it loads right after (toasts only follow user actions).
 const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
@@ -19,9 +18,12 @@ export function AppProviders({ children, client: given }: { children: ReactNode;
     seedPreloadedQueries(c);
     return c;
   });
-  // The toaster mounts after hydration: the server cannot render a lazy component (it would mark the spot for client
-  // rendering, which hydration reports as an error), and the hydrating render must match the server's.
-  const mounted = useHydrated();
+  // The toaster mounts after the first render: the server cannot render a lazy component (it would mark the spot for
+  // client rendering, which hydration reports as an error), and the hydrating render must match the server's. As a
+  // transition, not as a store whose value changed after hydration (useSyncExternalStore), which React renders again
+  // at once and synchronously: that render was one 50-70 ms task at 4x CPU just after the header became the app's.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => startTransition(() => setMounted(true)), []);
   return (
     <QueryClientProvider client={client}>
       {children}

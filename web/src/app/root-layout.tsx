@@ -1,5 +1,6 @@
-import { Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, type Location } from 'react-router-dom';
+import { HydrateLater } from '../components/ui/hydrate-later.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { FloatingActions } from '../features/layout/components/floating-actions.tsx';
 import { Footer } from '../features/layout/components/footer.tsx';
@@ -39,16 +40,6 @@ function useFontsOnNavigation() {
 const scrollKey = (location: Location) =>
   location.key === 'default' ? `${location.pathname}${location.search}` : location.key;
 
-/**
- * On a server-rendered page React hydrates what lies outside any Suspense boundary first, in one pass, and each
- * boundary afterwards, one at a time at low priority (and at once if the visitor acts inside it). Wrapping what the
- * first seconds do not need (the footer, the floating buttons, the screen itself) lets the header and its search
- * become the app's sooner. Nothing here suspends: on a page drawn in the browser the boundary does nothing.
- */
-function HydrateLater({ children }: { children: ReactNode }) {
-  return <Suspense fallback={null}>{children}</Suspense>;
-}
-
 /** Header, the routed screen, footer and the floating buttons. */
 export function RootLayout() {
   useInactiveLiveChat();
@@ -68,7 +59,6 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </main>
-      {/* Each boundary below is hydrated on its own, after the header (see HydrateLater). */}
       <HydrateLater>
         <Footer />
       </HydrateLater>

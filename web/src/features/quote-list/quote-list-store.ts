@@ -145,6 +145,14 @@ export function useQuoteList(): readonly QuoteListLine[] | null {
   return useSyncExternalStore<readonly QuoteListLine[] | null>(subscribe, getQuoteList, () => null);
 }
 
+/**
+ * How many lines the list has; 0 while hydrating. A number, so a visitor with an empty list (most first visits) gives
+ * the same value as the server did and the header is not rendered again synchronously once hydrated.
+ */
+export function useQuoteListCount(): number {
+  return useSyncExternalStore(subscribe, () => getQuoteList().length, () => 0);
+}
+
 export function productOfSummary(p: {
   id: string;
   name: string;

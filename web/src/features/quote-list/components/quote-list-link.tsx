@@ -1,11 +1,10 @@
 import { ClipboardList } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { useQuoteList } from '../quote-list-store.ts';
+import { useQuoteListCount } from '../quote-list-store.ts';
 
 /** The header's way to the quote list, with its line count (shown once the app has read the list). */
 export function QuoteListLink() {
-  const lines = useQuoteList();
-  const count = lines?.length ?? 0;
+  const count = useQuoteListCount();
   return (
     <Link
       to="/quote"
