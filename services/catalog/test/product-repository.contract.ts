@@ -69,6 +69,18 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       expect(none).toEqual({ items: [], total: 0 });
     });
 
+    it('lists parts for the admin by name, narrowed by category, brand and stock', async () => {
+      const all = [...PRODUCTS].sort(byName);
+      expect(names(await repo.listForAdmin({ limit: 3 }))).toEqual(names(all.slice(0, 3)));
+      expect(names(await repo.listForAdmin({ categorySlug: 'hydraulic-filters', limit: 10 }))).toEqual(names(inCategory('Hydraulic Filters')));
+      expect(names(await repo.listForAdmin({ categorySlug: 'hydraulic-filters', brandSlug: 'caterpillar', limit: 2 }))).toEqual(['Breather Element', 'Fuel Water Separator']);
+      expect(names(await repo.listForAdmin({ brandSlug: 'kassbohrer', limit: 10 }))).toEqual(['Carrier Roller', 'Track Roller']);
+      expect(names(await repo.listForAdmin({ inStock: false, limit: 10 }))).toEqual(names(all.filter((p) => !p.inStock)));
+      expect(names(await repo.listForAdmin({ categorySlug: 'hydraulic-filters', inStock: true, limit: 10 }))).toEqual(
+        names(inCategory('Hydraulic Filters').filter((p) => p.inStock)),
+      );
+    });
+
     it('answers an unknown category with an empty page', async () => {
       expect(await repo.listByCategory({ categorySlug: 'no-such-category', limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
     });
@@ -327,6 +339,7 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       expect(history.map((h) => h.action)).toEqual(['reactivated', 'deactivated', 'created']);
       expect(history[2]).toEqual(audit(fresh, 'created'));
       expect((await repo.listAudit({ source: 'import:test', limit: 2 })).map((h) => h.action)).toEqual(['reactivated', 'deactivated']);
+      expect((await repo.listAudit({ limit: 1 })).map((h) => h.action)).toEqual(['reactivated']);
     });
 
     describe('a part\'s history and the machines it fits', () => {

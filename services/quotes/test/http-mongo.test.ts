@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
+import { describeIndexChecks, MongoQueryRecorder } from '@forgeline/test-support/mongo-queries';
+import { MongoQuoteStore, UNINDEXED_QUERIES } from '../src/adapters/mongo/mongo-quote-store.ts';
 import { eventually, post, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
 // The same service on the MongoDB adapter (against FerretDB), end to end over HTTP.
@@ -13,10 +14,11 @@ if (skip) console.warn(`[quotes] HTTP tests on MongoDB skipped: ${skip}`);
 describe.skipIf(Boolean(skip))('quotes service over HTTP on MongoDB (FerretDB)', () => {
   let catalog: Awaited<ReturnType<typeof startCatalogStub>>;
   let svc: TestService;
+  const recorder = new MongoQueryRecorder();
   beforeAll(async () => {
     if ('skip' in ferret) return;
     catalog = await startCatalogStub();
-    const store = await MongoQuoteStore.connect(`${ferret.url}/quotes_${randomUUID().replace(/-/g, '')}`);
+    const store = await MongoQuoteStore.connect(`${ferret.url}/quotes_${randomUUID().replace(/-/g, '')}`, { onCommand: recorder.onCommand });
     svc = await startService({ catalogUrl: catalog.url, store });
   });
   afterAll(async () => {
@@ -42,4 +44,7 @@ describe.skipIf(Boolean(skip))('quotes service over HTTP on MongoDB (FerretDB)',
     expect(replay.body.message).toMatch(/already been used/);
     expect(await svc.store.countContactMessages()).toBe(1);
   });
+
+  // What the running service sent (its outbox and captcha purges too), after the tests above.
+  describeIndexChecks('quotes service over HTTP on FerretDB', recorder, UNINDEXED_QUERIES, { partial: true });
 });

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import mongoose from 'mongoose';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startMongoDb } from '@forgeline/test-support/mongodb';
+import { describeIndexChecks, MongoQueryRecorder } from '@forgeline/test-support/mongo-queries';
 import { tempDir } from '@forgeline/test-support/net';
-import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
+import { MongoQuoteStore, UNINDEXED_QUERIES } from '../src/adapters/mongo/mongo-quote-store.ts';
 import { SqliteQuoteStore } from '../src/adapters/sqlite/sqlite-quote-store.ts';
 import { describeQuoteStore } from './quote-store.contract.ts';
 
@@ -20,18 +22,48 @@ const ferret = await import('@forgeline/test-support/ferretdb')
   .catch((err: Error) => ({ skip: `FerretDB helper unavailable: ${err.message}` }));
 const skip = 'skip' in ferret ? ferret.skip : undefined;
 if (skip) console.warn(`[quotes] mongo QuoteStore contract skipped: ${skip}`);
+const recorder = new MongoQueryRecorder();
 describeQuoteStore(
   'mongo (FerretDB)',
   async () => {
     if ('skip' in ferret) throw new Error(ferret.skip);
-    return MongoQuoteStore.connect(`${ferret.url}/quotes_${randomUUID().replace(/-/g, '')}`);
+    return MongoQuoteStore.connect(`${ferret.url}/quotes_${randomUUID().replace(/-/g, '')}`, { onCommand: recorder.onCommand });
   },
   skip,
+);
+// FerretDB scans where MongoDB would use an index, so what is proven here is the shapes against the indexes.
+describeIndexChecks('quotes on FerretDB', recorder, UNINDEXED_QUERIES, skip ? { skip } : {});
+
+// A real MongoDB through testcontainers, where a Docker engine answers: the contract, the same check, and MongoDB's own plans.
+const mongo = await startMongoDb();
+if ('skip' in mongo) console.warn(`[quotes] mongo QuoteStore contract on MongoDB skipped: ${mongo.skip}`);
+const onMongo = new MongoQueryRecorder();
+describeQuoteStore(
+  'mongo (MongoDB, testcontainers)',
+  async () => {
+    if ('skip' in mongo) throw new Error(mongo.skip);
+    return MongoQuoteStore.connect(`${mongo.url}/quotes_${randomUUID().replace(/-/g, '')}`, { onCommand: onMongo.onCommand });
+  },
+  'skip' in mongo ? mongo.skip : undefined,
+);
+describeIndexChecks(
+  'quotes on MongoDB (testcontainers)',
+  onMongo,
+  UNINDEXED_QUERIES,
+  'skip' in mongo
+    ? { skip: mongo.skip }
+    : {
+        explainOn: async () => {
+          const conn = await mongoose.createConnection(mongo.url).asPromise();
+          return { client: conn.getClient(), close: () => conn.close() };
+        },
+      },
 );
 
 afterAll(async () => {
   for (const d of dirs) d.remove();
   if (!('skip' in ferret)) await ferret.stop();
+  if (!('skip' in mongo)) await mongo.stop();
 });
 
 describe.skipIf(Boolean(skip))('MongoQuoteStore after a crash inside a save', () => {
