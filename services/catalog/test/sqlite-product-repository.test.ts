@@ -51,4 +51,28 @@ describe('SqliteProductRepository', () => {
       await again.close();
     }
   });
+
+  it("looks a typo's variants up only where the store may hold them, and sees another connection's new keys", async () => {
+    const file = await freshFile();
+    const service = SqliteProductRepository.open(file);
+    const importer = SqliteProductRepository.open(file);
+    // 600 variants, as a one-typo lookup of an 8-character number asks: one of them is an older number on file.
+    const variants = (extra: string) => [...Array.from({ length: 599 }, (_, i) => `X${i}Y`), extra];
+    try {
+      await importer.upsertMany([makeProduct({ id: id(60), name: 'Oil Filter', sku: 'OF-1', category: 'Oil Filters', brandName: 'Caterpillar', replaces: ['1R-0716'], crossReferences: [{ brand: 'Fleetguard', partNumber: 'LF9080' }] })]);
+      // Before the filter is built the lookup asks for every key (and finds the same).
+      expect((await service.findAltCodes({ keys: variants('1R0716'), limit: 10 })).map((h) => h.value)).toEqual(['1R-0716']);
+      expect(await service.codeKeyFilterReady()).toBe(2);
+      expect((await service.findAltCodes({ keys: variants('1R0716'), limit: 10 })).map((h) => h.value)).toEqual(['1R-0716']);
+      expect(await service.findAltCodes({ keys: variants('NOTONFILE'), limit: 10 })).toEqual([]);
+      // A key written by another connection is found at once (the filter is stale, so not used), then by the new filter.
+      await importer.upsertMany([makeProduct({ id: id(61), name: 'Air Filter', sku: 'AF-1', category: 'Air Filters', brandName: 'Caterpillar', crossReferences: [{ brand: 'Donaldson', partNumber: 'P181052' }] })]);
+      expect((await service.findAltCodes({ keys: variants('P181052'), limit: 10 })).map((h) => h.productId)).toEqual([id(61)]);
+      expect(await service.codeKeyFilterReady()).toBe(3);
+      expect((await service.findAltCodes({ keys: variants('P181052'), limit: 10 })).map((h) => h.productId)).toEqual([id(61)]);
+    } finally {
+      await service.close();
+      await importer.close();
+    }
+  });
 });

@@ -18,6 +18,7 @@ import {
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
 import type { AltCodeHit, MachineCount, MachineQuery, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
 import { ANCHOR_STRIDE, PageAnchors, type SortKey } from '../../domain/page-anchors.ts';
+import { CodeKeyFilter } from './code-key-filter.ts';
 
 /*
  * Lists never count rows per request: `subcategory_counts` holds one row per (category, brand) pair and
@@ -160,6 +161,9 @@ CREATE TABLE IF NOT EXISTS testimonials (
 `;
 
 /** Columns added after the first release: created on older files before the triggers that read them. */
+/** A lookup of more keys than this (a typo lookup's variants) asks the store only for those the filter may hold. */
+const FILTER_KEYS_FROM = 8;
+
 const HISTORY_COLUMNS = ['replaces', 'cross_refs', 'fits', 'code_keys', 'fit_keys'] as const;
 
 /**
@@ -373,6 +377,8 @@ export class SqliteProductRepository implements ProductRepository {
   private readonly stmt;
   private totals: { key: string; value: CatalogTotals } | null = null;
   private localWrites = 0;
+  private codeKeys: { version: string; filter: CodeKeyFilter } | null = null;
+  private codeKeysBuild: Promise<void> | null = null;
   /**
    * Recently served pages (category, brand, gallery), most recent last. Emptied whenever the totals are
    * reread (a write here or a commit elsewhere) and on an image update, so it never serves stale rows.
@@ -852,8 +858,13 @@ export class SqliteProductRepository implements ProductRepository {
   }
 
   /** Totals from the counts table, reread only after a write here or a commit by another connection. */
+  /** Changes with every write here and every commit by another connection (the seed CLI, the import worker). */
+  private dataKey(): string {
+    return `${this.stmt.dataVersion.get()!.data_version}:${this.localWrites}`;
+  }
+
   private currentTotals(): CatalogTotals {
-    const key = `${this.stmt.dataVersion.get()!.data_version}:${this.localWrites}`;
+    const key = this.dataKey();
     if (this.totals?.key === key) return this.totals.value;
     const subcategories = this.stmt.subcategories.all().map((r) =>
       toSubcategory({
@@ -961,14 +972,59 @@ export class SqliteProductRepository implements ProductRepository {
 
   async findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
     const kind = q.kind ? ' AND kind = @kind' : '';
+    const keys = q.keys.length > FILTER_KEYS_FROM ? this.possibleCodeKeys(q.keys) : q.keys;
     const parts: string[] = [];
-    if (q.keys.length) parts.push(`SELECT rowid FROM product_codes WHERE code_key IN (SELECT value FROM json_each(@keys))${kind}`);
+    if (keys.length) parts.push(`SELECT rowid FROM product_codes WHERE code_key IN (SELECT value FROM json_each(@keys))${kind}`);
     if (q.prefix) parts.push(`SELECT rowid FROM product_codes WHERE code_key >= @prefix AND code_key < @end${kind}`);
     if (!parts.length) return [];
     const rows = this.prepared<{ code_key: string; kind: AltCodeHit['kind']; value: string; product_id: string }>(
       `SELECT code_key, kind, value, product_id FROM product_codes WHERE rowid IN (${parts.join(' UNION ')}) LIMIT @limit`,
-    ).all({ keys: JSON.stringify(q.keys), prefix: q.prefix ?? null, end: q.prefix ? codeKeyUpperBound(q.prefix) : null, kind: q.kind ?? null, limit: q.limit });
+    ).all({ keys: JSON.stringify(keys), prefix: q.prefix ?? null, end: q.prefix ? codeKeyUpperBound(q.prefix) : null, kind: q.kind ?? null, limit: q.limit });
     return rows.map((r) => ({ productId: r.product_id, kind: r.kind, key: r.code_key, value: r.value }));
+  }
+
+  /** The keys that may exist: all of them while the filter is (re)built after a change. */
+  private possibleCodeKeys(keys: string[]): string[] {
+    const filter = this.currentCodeKeyFilter();
+    return filter ? keys.filter((k) => filter.mightHave(k)) : keys;
+  }
+
+  /** The filter when it holds the data as it is now; otherwise null, and a rebuild starts (one at a time). */
+  private currentCodeKeyFilter(): CodeKeyFilter | null {
+    const version = this.dataKey();
+    if (this.codeKeys?.version === version) return this.codeKeys.filter;
+    this.codeKeysBuild ??= this.buildCodeKeyFilter().finally(() => {
+      this.codeKeysBuild = null;
+    });
+    return null;
+  }
+
+  /**
+   * Reads every key through its index in chunks, yielding to the event loop between them so searches go on (1.2
+   * million keys at 2,000,000 parts); kept only if nothing was written meanwhile (an import rebuilds it when done).
+   */
+  private async buildCodeKeyFilter(): Promise<void> {
+    const version = this.dataKey();
+    const filter = new CodeKeyFilter();
+    const chunk = this.prepared<{ k: string }>('SELECT code_key AS k FROM product_codes WHERE code_key > ? ORDER BY code_key LIMIT 20000');
+    for (let after = ''; ; ) {
+      const rows = chunk.all(after);
+      for (const r of rows) filter.add(r.k);
+      if (rows.length < 20000) break;
+      after = rows[rows.length - 1]!.k;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.db.open) return;
+    }
+    if (this.dataKey() === version) this.codeKeys = { version, filter };
+  }
+
+  /** Resolves with the number of keys once the typo lookups' filter holds the data as it is now (tests, logs). */
+  async codeKeyFilterReady(): Promise<number> {
+    for (;;) {
+      const filter = this.currentCodeKeyFilter();
+      if (filter) return filter.size;
+      await this.codeKeysBuild;
+    }
   }
 
   async listMachineMakes(): Promise<MachineCount[]> {
