@@ -19,7 +19,29 @@ export interface TermMatch {
 
 const INF = 1 << 20;
 
+/**
+ * Answers already computed, per vocabulary. The words of distinct queries recur ("filter", "seal", a brand's name),
+ * and a typo walk costs up to ~0.3 ms a word at 500,000 products; a vocabulary never changes once built (a new one
+ * replaces it), so its answers never go stale and go with it. The most recently asked are kept.
+ */
+const answered = new WeakMap<Vocab, Map<string, TermMatch[]>>();
+const ANSWERS_PER_VOCAB = 4096;
+
 export function fuzzyLookup(vocab: Vocab, q: string, maxTypos: number, allowPrefix: boolean): TermMatch[] {
+  let memo = answered.get(vocab);
+  if (!memo) answered.set(vocab, (memo = new Map()));
+  const key = `${maxTypos}${allowPrefix ? '+' : '='}${q}`;
+  let out = memo.get(key);
+  if (out) memo.delete(key);
+  else {
+    out = lookup(vocab, q, maxTypos, allowPrefix);
+    if (memo.size >= ANSWERS_PER_VOCAB) memo.delete(memo.keys().next().value!);
+  }
+  memo.set(key, out);
+  return out;
+}
+
+function lookup(vocab: Vocab, q: string, maxTypos: number, allowPrefix: boolean): TermMatch[] {
   const out: TermMatch[] = [];
   if (vocab.size === 0 || q.length === 0) return out;
   if (maxTypos === 0) {
