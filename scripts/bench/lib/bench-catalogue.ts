@@ -6,10 +6,11 @@ import { repoRoot } from '../../lib/stack.ts';
 
 /**
  * The benchmarks' shared catalogue: data/bench-<N> seeded once by `cli/seed.ts` (timed; the time is kept in
- * seed-timing.json and printed on later runs) and reused. A folder seeded by an older generator (without part
- * history and fitment) or left half-made is seeded again.
+ * seed-timing.json and printed on later runs) and reused. A folder seeded by an older generator (GENERATOR_VERSION,
+ * raised whenever the generator's products change: 5 has parts that agree with their names and unshared numbers)
+ * or left half-made is seeded again.
  */
-const GENERATOR_VERSION = 4;
+const GENERATOR_VERSION = 5;
 
 export interface SeedTiming {
   products: number;
