@@ -79,6 +79,13 @@ export interface ProductRepository {
   count(): Promise<number>;
   /** Bulk insert (seed, import), in one transaction where the store has them. A product whose SKU (or id) exists replaces it. */
   upsertMany(products: Product[]): Promise<void>;
+  /**
+   * The seed's load into an empty catalogue, where the store has a faster way than upsertMany for it (SQLite: its
+   * indexes built once, at the end); the catalogue it leaves is the one upsertMany would. Readers see none of it
+   * until all is in. Resolves false without reading `batches` when the catalogue has parts (the caller upserts
+   * then). Each SKU and id may come once.
+   */
+  loadIntoEmpty?(batches: AsyncIterable<Product[]>): Promise<boolean>;
   insertTestimonials(items: Testimonial[]): Promise<void>;
   updateImages(id: string, update: ProductImagesUpdate): Promise<Product | null>;
   /** Every product in batches, for a full reindex. */

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { tempDir } from '@forgeline/test-support/net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStores, type Stores } from '../stores.ts';
+import { EmbeddedSearchIndex } from '../adapters/embedded-search/embedded-search-index.ts';
+import { catalogPaths, openStores, type Stores } from '../stores.ts';
 import { parseSeedArgs } from '../cli/seed.ts';
 import { seedCatalogue } from './seed-catalogue.ts';
 
@@ -32,6 +35,28 @@ describe('seedCatalogue on the embedded stores', () => {
 
   it('refuses a count outside 0 to 1,000,000', async () => {
     await expect(seedCatalogue({ repo: stores.repo, search: stores.search, count: 1_000_001 })).rejects.toThrow(/1000000/);
+  });
+});
+
+describe('seedCatalogue into an empty catalogue (the store loads it in one go)', () => {
+  const tmp = tempDir('forgeline-seed-empty-');
+  afterAll(() => tmp.remove());
+
+  it('indexes the parts as they are written into the same search index a rebuild from the store makes', async () => {
+    const stores = await openStores({ DATA_DIR: tmp.dir, MONGO_URL: undefined, MEILI_URL: undefined, MEILI_MASTER_KEY: undefined, MEILI_INDEX: 'products' });
+    const rebuilt = await EmbeddedSearchIndex.open(path.join(tmp.dir, 'rebuilt-search'));
+    try {
+      const result = await seedCatalogue({ repo: stores.repo, search: stores.search, count: 2_000, batchSize: 300 });
+      expect(result.products).toBe(2_000);
+      expect(await stores.repo.count()).toBe(2_000);
+      expect(await stores.search.size()).toBe(2_000);
+      await rebuilt.rebuild(stores.repo.scan(500));
+    } finally {
+      await rebuilt.close();
+      await stores.close();
+    }
+    const file = (dir: string) => readFileSync(path.join(dir, 'search-index.bin'));
+    expect(file(catalogPaths(tmp.dir).searchDir).equals(file(path.join(tmp.dir, 'rebuilt-search')))).toBe(true);
   });
 });
 

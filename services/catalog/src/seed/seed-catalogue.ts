@@ -1,6 +1,6 @@
 /**
  * Fill a catalogue with the generated demo parts: testimonials, products in batches, then the
- * search index from the stored products. Used by `npm run seed` and the launcher's first start.
+ * search index of the stored products. Used by `npm run seed` and the launcher's first start.
  * Idempotent for a given count and seed: products are upserted by SKU, so a rerun replaces them.
  */
 import type { Product } from '@forgeline/contracts/products';
@@ -27,7 +27,10 @@ export interface SeedOptions {
 export interface SeedResult {
   products: number;
   testimonials: number;
-  /** Milliseconds generating and writing products, building the search index, and in all. */
+  /**
+   * Milliseconds generating and writing products, building the search index (after the writes; an empty catalogue's
+   * index takes its documents while the products are written), and in all.
+   */
   writeMs: number;
   indexMs: number;
   totalMs: number;
@@ -45,35 +48,130 @@ export async function seedCatalogue(opts: SeedOptions): Promise<SeedResult> {
   await repo.insertTestimonials(testimonials);
 
   let written = 0;
-  let batch: Product[] = [];
-  let nextReport = Math.max(batchSize, Math.ceil(count / 10));
-  for (const product of generateProducts({ count, seed: opts.seed ?? DEFAULT_SEED })) {
-    batch.push(product);
-    if (batch.length === batchSize) {
-      await repo.upsertMany(batch);
-      written += batch.length;
-      batch = [];
-      // SQLite writes are synchronous: give the event loop a turn so log lines and signals get through.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (written >= nextReport) {
-        const s = (performance.now() - started) / 1000;
-        logger?.info({ written, count, perSecond: Math.round(written / s) }, `products written: ${written} of ${count}`);
-        nextReport += Math.max(batchSize, Math.ceil(count / 10));
+  const report = Math.max(batchSize, Math.ceil(count / 10));
+  async function* batches(): AsyncIterable<Product[]> {
+    let batch: Product[] = [];
+    let nextReport = report;
+    let last = { at: performance.now(), written: 0 };
+    for (const product of generateProducts({ count, seed: opts.seed ?? DEFAULT_SEED })) {
+      batch.push(product);
+      if (batch.length === batchSize) {
+        yield batch; // resumed once the store has taken it
+        written += batch.length;
+        batch = [];
+        // SQLite writes are synchronous: give the event loop a turn so log lines and signals get through.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (written >= nextReport) {
+          const now = performance.now();
+          // The pace since the last line, too: the average hides a rate that falls as the tables grow.
+          const perSecond = Math.round(written / ((now - started) / 1000));
+          const recentPerSecond = Math.round((written - last.written) / ((now - last.at) / 1000));
+          logger?.info({ written, count, perSecond, recentPerSecond }, `products written: ${written} of ${count}`);
+          last = { at: now, written };
+          nextReport += report;
+        }
       }
     }
+    if (batch.length) {
+      yield batch;
+      written += batch.length;
+    }
   }
-  if (batch.length) {
-    await repo.upsertMany(batch);
-    written += batch.length;
+  // An empty catalogue is loaded in one go where the store can (SQLite builds its indexes once, at the end: issue 33),
+  // and the search index is built from the parts as they go by instead of read back from the store (at 2,000,000
+  // parts reading them back took longer than writing them). A catalogue with parts, or a store without that way,
+  // takes the same batches as upserts (a rerun replaces them), and the index is rebuilt from the store, which may
+  // hold parts of its own.
+  const toIndex = new Relay<Product[]>(2);
+  let indexing: Promise<void> | undefined;
+  async function* passedOn(source: AsyncIterable<Product[]>): AsyncIterable<Product[]> {
+    for await (const batch of source) {
+      if (!indexing) {
+        // A rebuild that fails (a search server gone) fails the load too, before anything is committed.
+        indexing = search.rebuild(toIndex);
+        indexing.catch((err: unknown) => toIndex.fail(err));
+      }
+      await toIndex.push(batch);
+      yield batch;
+    }
   }
+  let loaded = false;
+  try {
+    loaded = (await repo.loadIntoEmpty?.(passedOn(batches()))) ?? false;
+  } catch (err) {
+    // The store wrote nothing. The embedded index keeps what it had (its rebuild swaps only at the end of its
+    // source); Meilisearch keeps the part it took, as when a rebuild's read of the store fails.
+    toIndex.fail(err);
+    await indexing?.catch(() => undefined);
+    throw err;
+  }
+  if (!loaded) for await (const batch of batches()) await repo.upsertMany(batch);
   const writeMs = performance.now() - started;
   logger?.info({ written, ms: Math.round(writeMs) }, 'products written; building the search index');
 
   const indexStarted = performance.now();
-  await search.rebuild(repo.scan(SEED_BATCH_SIZE));
+  toIndex.end();
+  await (loaded && indexing ? indexing : search.rebuild(repo.scan(SEED_BATCH_SIZE)));
   const indexMs = performance.now() - indexStarted;
   const totalMs = performance.now() - started;
   logger?.info({ indexed: await search.size(), indexMs: Math.round(indexMs), totalMs: Math.round(totalMs) }, 'search index built');
 
   return { products: written, testimonials: testimonials.length, writeMs, indexMs, totalMs };
+}
+
+/**
+ * An async iterable fed by push(): the batches the store's load pulls are handed, as they go by, to the search index's
+ * rebuild. push() waits while more than `room` items are unread, so a reader slower than the writer (a search
+ * server) holds the writer back instead of the batches piling up in memory.
+ */
+class Relay<T> implements AsyncIterable<T> {
+  private readonly queue: T[] = [];
+  private done = false;
+  private failure: { error: unknown } | null = null;
+  private readerWaits: (() => void) | null = null;
+  private writerWaits: (() => void) | null = null;
+
+  constructor(private readonly room: number) {}
+
+  async push(item: T): Promise<void> {
+    this.queue.push(item);
+    this.wakeReader();
+    while (this.queue.length > this.room && !this.failure) await new Promise<void>((resolve) => (this.writerWaits = resolve));
+    if (this.failure) throw this.failure.error;
+  }
+
+  end(): void {
+    this.done = true;
+    this.wakeReader();
+  }
+
+  fail(error: unknown): void {
+    this.failure ??= { error };
+    this.wakeReader();
+    this.wakeWriter();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for (;;) {
+      if (this.failure) throw this.failure.error;
+      if (this.queue.length) {
+        const item = this.queue.shift()!;
+        this.wakeWriter();
+        yield item;
+        continue;
+      }
+      if (this.done) return;
+      await new Promise<void>((resolve) => (this.readerWaits = resolve));
+    }
+  }
+
+  private wakeReader(): void {
+    this.readerWaits?.();
+    this.readerWaits = null;
+  }
+
+  private wakeWriter(): void {
+    this.writerWaits?.();
+    this.writerWaits = null;
+  }
 }

@@ -2,11 +2,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CrossReference, Fitment, Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
-import { slugify } from '@forgeline/contracts/slug';
-import { altCodesOf, serialInRange, withHistory } from '../../domain/part-history.ts';
+import { loadIntoEmpty } from './bulk-load.ts';
+import { productRow } from './product-row.ts';
+import { serialInRange, withHistory } from '../../domain/part-history.ts';
 import {
-  brandSlugOf,
-  categorySlugOf,
   codeKey,
   codeKeyUpperBound,
   pageWindow,
@@ -212,18 +211,6 @@ CREATE TRIGGER IF NOT EXISTS products_fits_delete AFTER DELETE ON products WHEN 
   DELETE FROM product_fits WHERE product_id = old.id;
 END;
 `;
-
-/** The history columns of a part as written: its lists, and the rows the triggers derive from them. */
-function historyColumns(p: Product) {
-  const fits = p.fits ?? [];
-  return {
-    replaces: JSON.stringify(p.replaces ?? []),
-    cross_refs: JSON.stringify(p.crossReferences ?? []),
-    fits: JSON.stringify(fits),
-    code_keys: JSON.stringify(altCodesOf(p).map((c) => [c.kind, c.key, c.value])),
-    fit_keys: JSON.stringify(fits.map((f) => [slugify(f.make), slugify(f.model), f.make, f.model, f.serialFrom ?? null, f.serialTo ?? null])),
-  };
-}
 
 const SUMMARY_COLUMNS =
   'id, name, sku, category, tags, image_url, images, in_stock, availability, brand_name, brand, part_number, slug';
@@ -634,6 +621,16 @@ export class SqliteProductRepository implements ProductRepository {
     this.localWrites++;
   }
 
+  /** The seed's first load into an empty catalogue, in one transaction with the indexes built at its end (bulk-load.ts). */
+  async loadIntoEmpty(batches: AsyncIterable<Product[]>): Promise<boolean> {
+    const loaded = await loadIntoEmpty(this.db, batches);
+    if (loaded) {
+      this.localWrites++;
+      this.pages.clear();
+    }
+    return loaded;
+  }
+
   async applyChanges(products: Product[], audit: CatalogAuditEntry[]): Promise<void> {
     if (products.length === 0 && audit.length === 0) return;
     this.writeMany(products, audit);
@@ -650,33 +647,7 @@ export class SqliteProductRepository implements ProductRepository {
       this.writeAudit(audit);
       for (const p of items) {
         this.stmt.unretireSku.run(p.sku);
-        const row = {
-          id: p.id,
-          sku: p.sku,
-          name: p.name,
-          category: p.category,
-          category_slug: categorySlugOf(p),
-          brand_name: p.brandName,
-          brand_slug: brandSlugOf(p),
-          brand: p.brand,
-          make: p.make,
-          part_number: p.partNumber,
-          sku_key: codeKey(p.sku),
-          part_key: codeKey(p.partNumber),
-          slug: p.slug,
-          description: p.description,
-          image_url: p.imageUrl,
-          images: JSON.stringify(p.images),
-          tags: JSON.stringify(p.tags),
-          in_stock: p.inStock ? 1 : 0,
-          price: p.price,
-          availability: p.availability,
-          specifications: JSON.stringify(p.specifications),
-          weight: p.weight,
-          dimensions: p.dimensions,
-          created_at: p.createdAt,
-          ...historyColumns(p),
-        };
+        const row = productRow(p);
         const cur = this.stmt.keysBySku.get(p.sku);
         const sameKeys =
           cur !== undefined &&
