@@ -1,6 +1,6 @@
 /**
  * npm run seed -- --products N [--seed S]
- * Writes N generated spare parts (1 to 1,000,000; the same N and seed give the same parts) into the
+ * Writes N generated spare parts (1 to 2,000,000; the same N and seed give the same parts) into the
  * catalogue the environment names (DATA_DIR's SQLite file, or MONGO_URL / MEILI_URL), then builds
  * the search index, printing progress and the time taken.
  */

@@ -33,8 +33,8 @@ describe('seedCatalogue on the embedded stores', () => {
     expect(await stores.repo.count()).toBe(1_200);
   });
 
-  it('refuses a count outside 0 to 1,000,000', async () => {
-    await expect(seedCatalogue({ repo: stores.repo, search: stores.search, count: 1_000_001 })).rejects.toThrow(/1000000/);
+  it('refuses a count outside 0 to 2,000,000', async () => {
+    await expect(seedCatalogue({ repo: stores.repo, search: stores.search, count: 2_000_001 })).rejects.toThrow(/2000000/);
   });
 });
 
@@ -69,8 +69,8 @@ describe('seed-cli arguments', () => {
   it('names the bad argument', () => {
     expect(parseSeedArgs([])).toEqual({ error: '--products is required' });
     expect(parseSeedArgs(['--products', 'ten'])).toMatchObject({ error: expect.stringContaining('whole number') });
-    expect(parseSeedArgs(['--products', '0'])).toMatchObject({ error: expect.stringContaining('from 1 to 1,000,000') });
-    expect(parseSeedArgs(['--products', '1000001'])).toMatchObject({ error: expect.stringContaining('from 1 to 1,000,000') });
+    expect(parseSeedArgs(['--products', '0'])).toMatchObject({ error: expect.stringContaining('from 1 to 2,000,000') });
+    expect(parseSeedArgs(['--products', '2000001'])).toMatchObject({ error: expect.stringContaining('from 1 to 2,000,000') });
     expect(parseSeedArgs(['--products', '5', '--bogus'])).toMatchObject({ error: expect.stringContaining('bogus') });
   });
 });

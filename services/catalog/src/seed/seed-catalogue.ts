@@ -8,7 +8,7 @@ import type { ProductRepository, SearchIndex } from '../ports.ts';
 import { DEFAULT_SEED, generateProducts, generateTestimonials } from './generate.ts';
 
 export const SEED_BATCH_SIZE = 5_000;
-export const MAX_SEED_PRODUCTS = 1_000_000;
+export const MAX_SEED_PRODUCTS = 2_000_000;
 
 /** The part of a pino logger the seed uses. */
 export interface SeedLogger {
