@@ -192,7 +192,24 @@ export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): 
   });
 }
 
+/**
+ * Start the stack; if a service found its port taken (drawn free, then bound by someone else before the service
+ * listened: another test's process on a busy CI machine), start the whole stack again on freshly drawn ports, since
+ * every service was told the others' addresses.
+ */
 export async function startStack(opts: StackOptions): Promise<Stack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnce(opts);
+    } catch (err) {
+      const portTaken = /EADDRINUSE/.test(String(err)) && !(opts.port && /^gateway /.test(String((err as Error).message)));
+      if (!portTaken || attempt >= 3) throw err;
+      if (!opts.quiet) (opts.log ?? console.log)(`A port was taken before its service listened on it; starting again on other ports (attempt ${attempt + 1} of 3).`);
+    }
+  }
+}
+
+async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const write = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
