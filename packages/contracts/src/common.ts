@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /** Hard caps on list reads: a request above them is refused with 400, never silently served. */
 export const MAX_PAGE_LIMIT = 100;
-export const MAX_OFFSET = 1_000_000;
+/** Room for a catalogue of ten million parts: every page of the gallery and every sitemap file stays reachable. */
+export const MAX_OFFSET = 10_000_000;
 export const MAX_QUERY_LENGTH = 120;
 
 /** An integer taken from a query string; "abc", "1.5" and "" are refused by name. */

@@ -23,7 +23,7 @@ import { COMPACT_AFTER, Compaction } from './persistence/compaction.ts';
 import { readSnapshot } from './persistence/snapshot.ts';
 import { expandToken, findCodeSpans, type QueryMatchers, type TermSource } from './query/parse-query.ts';
 import { matchesFor, type FieldMatch } from './ranking/match-ranges.ts';
-import { docOfKey, fullyNamed, rankKeys, topKeys } from './ranking/rank.ts';
+import { docOfKey, fullyNamed, rankTop } from './ranking/rank.ts';
 import { Segments } from './segments/segments.ts';
 import { parseQuery } from './text/normalize.ts';
 
@@ -208,9 +208,8 @@ export class SearchEngine {
     const brandFull = fullyNamed(docs.brandNames, docs.brandTokens, allWords, matchers.prefixes);
     const categoryFull = fullyNamed(docs.categoryNames, docs.categoryTokens, allWords, matchers.prefixes);
     const allowed = opts.onlyIds ? docs.allowedDocs(opts.onlyIds) : null;
-    const { keys, total } = rankKeys(result, matcher, docs, brandFull, categoryFull, allowed);
+    const { top, total } = rankTop(result, matcher, docs, brandFull, categoryFull, allowed, opts.offset + opts.limit);
     matcher.finish(ctx);
-    const top = topKeys(keys.subarray(0, total), Math.min(total, opts.offset + opts.limit));
     const hits: EngineHit[] = [];
     for (let i = opts.offset; i < top.length; i++) {
       const doc = docs.docAt(docOfKey(top[i]!));

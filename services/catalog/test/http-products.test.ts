@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PAGE_LIMIT } from '@forgeline/contracts/common';
+import { MAX_OFFSET, MAX_PAGE_LIMIT } from '@forgeline/contracts/common';
 import { ProductListResponseSchema, ProductSchema, SubcategoryListSchema } from '@forgeline/contracts/products';
 import { PRODUCTS, byName, id } from './fixtures.ts';
-import { startCatalog, type CatalogUnderTest } from './harness.ts';
+import { SERVICE_TOKEN, startCatalog, type CatalogUnderTest } from './harness.ts';
 
 let catalog: CatalogUnderTest;
 beforeAll(async () => {
@@ -194,6 +194,17 @@ describe('GET /api/catalog/products (gallery)', () => {
     expect(res.status).toBe(200);
     expect(res.body.products).toEqual([]);
     expect(res.body.pagination.totalProducts).toBe(PRODUCTS.length);
+  });
+
+  it(`reaches pages past the millionth part (offsets up to ${MAX_OFFSET.toLocaleString('en-US')}), and every sitemap file`, async () => {
+    // At 2,000,000 parts the gallery's last 20,000 pages and sitemap files 21-40 lay past a cap of 1,000,000.
+    const deep = await get('/api/catalog/products?limit=48&offset=1999968');
+    expect(deep.status).toBe(200);
+    expect(deep.body.products).toEqual([]);
+    const sitemap = await catalog.call('/internal/sitemap/products?offset=1950000&limit=50000', { token: SERVICE_TOKEN });
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.body).toEqual({ items: [], total: PRODUCTS.length });
+    expectBadField(await get(`/api/catalog/products?offset=${MAX_OFFSET + 1}`), 'offset');
   });
 
   it('searches when given search', async () => {

@@ -51,6 +51,10 @@ export class CandidateMatcher {
   matchAll(ctx: ScoreContext, order: number[]): Int32Array {
     const { mask } = this;
     const first = order[0]!;
+    if (order.length === 1 && ctx.spans.length === 0) {
+      this.visitOneWord(ctx);
+      return this.touched.subarray(0, ctx.nt);
+    }
     this.visitEverything(ctx, first);
     if (order.length === 1) return this.touched.subarray(0, ctx.nt);
     let cand = Int32Array.from(this.touched.subarray(0, ctx.nt)).sort();
@@ -199,6 +203,37 @@ export class CandidateMatcher {
         if (this.tier[d]! < t) this.tier[d] = t;
       }
     });
+  }
+
+  /**
+   * `visitEverything` for a query of one word and no part-number span, the common word typed alone ("filter": 150,590
+   * of 500,000 parts): with one word a product's score is its best match, so neither the stamp nor the best-so-far is
+   * needed, and each posting reads two scratch arrays instead of four.
+   */
+  private visitOneWord(ctx: ScoreContext): void {
+    const { alive, brandOf, categoryOf } = this.docs;
+    const { mask, score, touched } = this;
+    const { brandFilter, categoryFilter } = ctx;
+    let nt = ctx.nt;
+    for (const src of ctx.sources[0]!) {
+      const { docs, fields, start } = src.vocab;
+      for (let term = src.from; term < src.to; term++) {
+        const base = baseOf(src, term);
+        for (let p = start[term]!, e = start[term + 1]!; p < e; p++) {
+          const d = docs[p]!;
+          if (alive[d] === 0) continue;
+          if (brandFilter !== null && brandFilter[brandOf[d]!] === 0) continue;
+          if (categoryFilter !== null && categoryFilter[categoryOf[d]!] === 0) continue;
+          const c = base * FIELD_WEIGHT[fields[p]!]!;
+          if (mask[d] === 0) {
+            touched[nt++] = d;
+            mask[d] = 1;
+            score[d] = c;
+          } else if (c > score[d]!) score[d] = c;
+        }
+      }
+    }
+    ctx.nt = nt;
   }
 
   /** Visit that may add a new product to the touched list. */

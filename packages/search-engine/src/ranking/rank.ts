@@ -11,30 +11,31 @@ import { tokenize } from '../text/normalize.ts';
 const TIER = 1 << 20;
 /** Added when the query names a product's whole brand or category ("komatsu", "fuel filters"). */
 const FULL_NAME_BONUS = 250;
-/** Ranking keys pack the document number below the rank: up to 4M documents. */
-const DOC_SPACE = 4_194_304;
+/**
+ * Ranking keys pack the document number below the rank: up to 33.5M document numbers (a changed document takes a new
+ * number until the next full merge, so a 2,000,000-part catalogue after a whole-catalogue import reaches 4M). The
+ * largest rank (tier 159, a 16-word score) times this stays below 2^53, so keys are exact doubles.
+ */
+const DOC_SPACE = 33_554_432;
 
 /**
- * Reused by every search (they run one at a time, and the page is copied out before the next): a common word's
- * 150,000 keys were 1.2 MB allocated, and collected, per search.
+ * The best `k` ranking keys (largest first) of the candidates in `result` that `allowed` lets through (all when null),
+ * and how many it let through, clearing each candidate's scratch on the way (everything else touched was cleared when
+ * it dropped out). One pass: a key that cannot make the page is dropped as it is made, so a common word's 150,000
+ * candidates cost no key array and no second pass (the heap rarely moves: candidates come in document order, and among
+ * equal ranks the older document wins).
  */
-let keyScratch = new Float64Array(1024);
-
-/**
- * The ranking keys of the candidates in `result` that `allowed` lets through (all when null), clearing each one's
- * scratch on the way (everything else touched was cleared when it dropped out). The keys are valid until the next
- * search: read `keys.subarray(0, total)` at once.
- */
-export function rankKeys(
+export function rankTop(
   result: Int32Array,
   matcher: CandidateMatcher,
   documents: Documents,
   brandFull: Uint8Array,
   categoryFull: Uint8Array,
   allowed: Uint8Array | null,
-): { keys: Float64Array; total: number } {
-  if (keyScratch.length < result.length) keyScratch = new Float64Array(Math.ceil(result.length * 1.25));
-  const keys = keyScratch;
+  k: number,
+): { top: Float64Array; total: number } {
+  const heap = new Float64Array(Math.max(0, k));
+  let size = 0;
   let total = 0;
   const { tier, score, mask } = matcher;
   const { brandOf, categoryOf, nameWords } = documents;
@@ -42,14 +43,40 @@ export function rankKeys(
     const d = result[i]!;
     const bonus = (brandFull[brandOf[d]!] ? FULL_NAME_BONUS : 0) + (categoryFull[categoryOf[d]!] ? FULL_NAME_BONUS : 0);
     const rank = tier[d]! * TIER + (score[d]! + bonus) * 64 + (63 - Math.min(63, nameWords[d]!));
-    // Clear the scratch on the way (everything else touched was cleared when it dropped out).
     mask[d] = 0;
     score[d] = 0;
     tier[d] = 0;
     if (allowed && allowed[d] !== 1) continue; // not among the parts that fit the chosen machine
-    keys[total++] = rank * DOC_SPACE + (DOC_SPACE - 1 - d);
+    total++;
+    if (k === 0) continue;
+    const v = rank * DOC_SPACE + (DOC_SPACE - 1 - d);
+    if (size < k) {
+      // sift up into the min-heap of the best k so far
+      let j = size++;
+      heap[j] = v;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if (heap[parent]! <= v) break;
+        heap[j] = heap[parent]!;
+        j = parent;
+      }
+      heap[j] = v;
+    } else if (v > heap[0]!) {
+      // replace the smallest and sift it down
+      let j = 0;
+      for (;;) {
+        const l = 2 * j + 1;
+        if (l >= k) break;
+        const r = l + 1;
+        const m = r < k && heap[r]! < heap[l]! ? r : l;
+        if (heap[m]! >= v) break;
+        heap[j] = heap[m]!;
+        j = m;
+      }
+      heap[j] = v;
+    }
   }
-  return { keys, total };
+  return { top: heap.subarray(0, size).sort().reverse(), total };
 }
 
 /** The document a ranking key stands for. */
@@ -65,43 +92,4 @@ export function fullyNamed(names: string[], cache: string[][], words: Set<string
     out[i] = toks.every((t) => words.has(t) || prefixes.some((p) => t.startsWith(p))) ? 1 : 0;
   }
   return out;
-}
-
-/** The k largest keys, largest first. */
-export function topKeys(keys: Float64Array, k: number): Float64Array {
-  if (k <= 0) return new Float64Array(0);
-  if (k * 8 >= keys.length || keys.length <= 4096) {
-    const sorted = Float64Array.from(keys).sort();
-    return sorted.subarray(sorted.length - k).reverse();
-  }
-  // Min-heap of the best k seen so far.
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const v = keys[i]!;
-    if (size < k) {
-      let j = size++;
-      heap[j] = v;
-      while (j > 0) {
-        const parent = (j - 1) >> 1;
-        if (heap[parent]! <= heap[j]!) break;
-        [heap[parent], heap[j]] = [heap[j]!, heap[parent]!];
-        j = parent;
-      }
-    } else if (v > heap[0]!) {
-      heap[0] = v;
-      let j = 0;
-      for (;;) {
-        const l = 2 * j + 1;
-        const r = l + 1;
-        let m = j;
-        if (l < k && heap[l]! < heap[m]!) m = l;
-        if (r < k && heap[r]! < heap[m]!) m = r;
-        if (m === j) break;
-        [heap[m], heap[j]] = [heap[j]!, heap[m]!];
-        j = m;
-      }
-    }
-  }
-  return heap.sort().reverse();
 }

@@ -160,9 +160,6 @@ CREATE TABLE IF NOT EXISTS testimonials (
 `;
 
 /** Columns added after the first release: created on older files before the triggers that read them. */
-/** A lookup of more keys than this (a typo lookup's variants) asks the store only for those the filter may hold. */
-const FILTER_KEYS_FROM = 8;
-
 const HISTORY_COLUMNS = ['replaces', 'cross_refs', 'fits', 'code_keys', 'fit_keys'] as const;
 
 /**
@@ -943,14 +940,23 @@ export class SqliteProductRepository implements ProductRepository {
 
   async findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
     const kind = q.kind ? ' AND kind = @kind' : '';
-    const keys = q.keys.length > FILTER_KEYS_FROM ? this.possibleCodeKeys(q.keys) : q.keys;
-    const parts: string[] = [];
-    if (keys.length) parts.push(`SELECT rowid FROM product_codes WHERE code_key IN (SELECT value FROM json_each(@keys))${kind}`);
-    if (q.prefix) parts.push(`SELECT rowid FROM product_codes WHERE code_key >= @prefix AND code_key < @end${kind}`);
-    if (!parts.length) return [];
-    const rows = this.prepared<{ code_key: string; kind: AltCodeHit['kind']; value: string; product_id: string }>(
-      `SELECT code_key, kind, value, product_id FROM product_codes WHERE rowid IN (${parts.join(' UNION ')}) LIMIT @limit`,
-    ).all({ keys: JSON.stringify(keys), prefix: q.prefix ?? null, end: q.prefix ? codeKeyUpperBound(q.prefix) : null, kind: q.kind ?? null, limit: q.limit });
+    // Only the keys the filter may hold go to SQLite: a typo lookup's ~640 variants become one or two, and a product
+    // page's replacement lookup (its own number as someone's older one: almost never) usually none.
+    const keys = this.possibleCodeKeys(q.keys);
+    if (keys.length === 0 && !q.prefix) return [];
+    type Row = { code_key: string; kind: AltCodeHit['kind']; value: string; product_id: string };
+    const params = { key: keys[0] ?? null, keys: JSON.stringify(keys), prefix: q.prefix ?? null, end: q.prefix ? codeKeyUpperBound(q.prefix) : null, kind: q.kind ?? null, limit: q.limit };
+    let sql: string;
+    if (keys.length === 1 && !q.prefix) {
+      // One key: one index probe, without the IN list and the UNION (0.14 ms of a product page at 500,000 parts).
+      sql = `SELECT code_key, kind, value, product_id FROM product_codes WHERE code_key = @key${kind} LIMIT @limit`;
+    } else {
+      const parts: string[] = [];
+      if (keys.length) parts.push(`SELECT rowid FROM product_codes WHERE code_key IN (SELECT value FROM json_each(@keys))${kind}`);
+      if (q.prefix) parts.push(`SELECT rowid FROM product_codes WHERE code_key >= @prefix AND code_key < @end${kind}`);
+      sql = `SELECT code_key, kind, value, product_id FROM product_codes WHERE rowid IN (${parts.join(' UNION ')}) LIMIT @limit`;
+    }
+    const rows = this.prepared<Row>(sql).all(params);
     return rows.map((r) => ({ productId: r.product_id, kind: r.kind, key: r.code_key, value: r.value }));
   }
 
