@@ -42,6 +42,8 @@ export interface SeoHandlerOptions {
   fetchTimeoutMs?: number;
   /** Products per sitemap file (at most 50,000; tests use small numbers). */
   sitemapChunkSize?: number;
+  /** Products per call to the catalog while a sitemap file is built (tests use small numbers). */
+  sitemapReadSlice?: number;
   sitemapCacheMs?: number;
   /** The web app's server-rendering bundle (web/dist/.ssr/entry-server.js); absent = head tags only. */
   ssrEntry?: string;
@@ -71,7 +73,7 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     sitemapTimeoutMs: 30_000,
   });
   const chunkSize = Math.min(SITEMAP_MAX_URLS, Math.max(1, o.sitemapChunkSize ?? SITEMAP_MAX_URLS));
-  const sitemaps = createSitemaps({ catalog, publicUrl, chunkSize, cacheMs: o.sitemapCacheMs ?? 10 * 60_000 });
+  const sitemaps = createSitemaps({ catalog, publicUrl, chunkSize, readSlice: o.sitemapReadSlice, cacheMs: o.sitemapCacheMs ?? 10 * 60_000 });
   const indexFile = path.join(o.webDistDir, 'index.html');
   const ssr: SsrRenderer = createSsrRenderer(o.ssrEntry ?? path.join(o.webDistDir, '.ssr', 'entry-server.js'), o.logger);
   const stylesheet = createStylesheetReader(o.webDistDir);

@@ -14,6 +14,7 @@ export async function startSeoGateway(opts: {
   serviceToken: string;
   publicUrl: string;
   chunkSize?: number;
+  readSlice?: number;
 }): Promise<Served> {
   const logger = createLogger('seo-test', 'silent');
   const closed = `http://127.0.0.1:${await freePort()}`;
@@ -26,6 +27,7 @@ export async function startSeoGateway(opts: {
     serviceToken: opts.serviceToken,
     site: siteConfig,
     sitemapChunkSize: opts.chunkSize,
+    sitemapReadSlice: opts.readSlice,
     sitemapCacheMs: 0,
   });
   const app = createGatewayApp({

@@ -71,7 +71,7 @@ describe('SEO handler (real catalog, real gateway)', () => {
     });
     served.push(catalog);
     catalogUrl = `http://127.0.0.1:${catalog.port}`;
-    const gateway = await startSeoGateway({ catalogUrl, webDistDir: dist, chunkSize: 4, serviceToken: TOKEN, publicUrl: `${PUBLIC_URL}/` });
+    const gateway = await startSeoGateway({ catalogUrl, webDistDir: dist, chunkSize: 4, readSlice: 3, serviceToken: TOKEN, publicUrl: `${PUBLIC_URL}/` });
     served.push(gateway);
     gw = `http://127.0.0.1:${gateway.port}`;
   });
@@ -248,7 +248,7 @@ describe('SEO handler (real catalog, real gateway)', () => {
     expect(text).toContain('Disallow: /admin');
   });
 
-  it('splits products over sitemap files of the chunk size, covering every product once', async () => {
+  it('splits products over sitemap files of the chunk size, each read from the catalog in slices, covering every product once', async () => {
     const index = await fetch(`${gw}/sitemap.xml`);
     expect(index.headers.get('content-type')).toContain('application/xml');
     const indexXml = await index.text();
