@@ -208,7 +208,7 @@ export class SearchEngine {
     const brandFull = fullyNamed(docs.brandNames, docs.brandTokens, allWords, matchers.prefixes);
     const categoryFull = fullyNamed(docs.categoryNames, docs.categoryTokens, allWords, matchers.prefixes);
     const allowed = opts.onlyIds ? docs.allowedDocs(opts.onlyIds) : null;
-    const { top, total } = rankTop(result, matcher, docs, brandFull, categoryFull, allowed, opts.offset + opts.limit);
+    const { top, total } = rankTop(result, matcher, docs, brandFull, categoryFull, allowed, opts.offset + opts.limit, spans.length > 0);
     matcher.finish(ctx);
     const hits: EngineHit[] = [];
     for (let i = opts.offset; i < top.length; i++) {

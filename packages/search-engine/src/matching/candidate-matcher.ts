@@ -57,7 +57,10 @@ export class CandidateMatcher {
     }
     this.visitEverything(ctx, first);
     if (order.length === 1) return this.touched.subarray(0, ctx.nt);
-    let cand = Int32Array.from(this.touched.subarray(0, ctx.nt)).sort();
+    // Sorted only when a long posting list is galloped through: sorting a common word's 100,000+ candidates cost more
+    // than the intersection itself (the profile at 2,000,000 parts: "seal kit" 25 ms, most of it in matchAll's sort).
+    let cand = Int32Array.from(this.touched.subarray(0, ctx.nt));
+    let sorted = false;
     for (let k = 1; k < order.length && cand.length > 0; k++) {
       const ti = order[k]!;
       const bit = 1 << ti;
@@ -70,6 +73,10 @@ export class CandidateMatcher {
           const e = start[term + 1]!;
           if (e - a > cand.length * 8) {
             // Long posting list, few survivors: gallop through the list for each survivor.
+            if (!sorted) {
+              cand.sort();
+              sorted = true;
+            }
             let p = a;
             for (let i = 0; i < cand.length && p < e; i++) {
               const c = cand[i]!;

@@ -33,6 +33,8 @@ export function rankTop(
   categoryFull: Uint8Array,
   allowed: Uint8Array | null,
   k: number,
+  /** Whether any candidate can have a code tier (the query has a part-number span); if not, none is read or cleared. */
+  tiers: boolean,
 ): { top: Float64Array; total: number } {
   const heap = new Float64Array(Math.max(0, k));
   let size = 0;
@@ -42,10 +44,13 @@ export function rankTop(
   for (let i = 0; i < result.length; i++) {
     const d = result[i]!;
     const bonus = (brandFull[brandOf[d]!] ? FULL_NAME_BONUS : 0) + (categoryFull[categoryOf[d]!] ? FULL_NAME_BONUS : 0);
-    const rank = tier[d]! * TIER + (score[d]! + bonus) * 64 + (63 - Math.min(63, nameWords[d]!));
+    let rank = (score[d]! + bonus) * 64 + (63 - Math.min(63, nameWords[d]!));
+    if (tiers) {
+      rank += tier[d]! * TIER;
+      tier[d] = 0;
+    }
     mask[d] = 0;
     score[d] = 0;
-    tier[d] = 0;
     if (allowed && allowed[d] !== 1) continue; // not among the parts that fit the chosen machine
     total++;
     if (k === 0) continue;
