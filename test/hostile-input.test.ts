@@ -653,19 +653,19 @@ describe('server limits', () => {
       expect(answer.status, `${c.method} ${c.route}: ${answer.text.slice(0, 300)}`).toBe(413);
       expect(answer.text, `${c.method} ${c.route}`).toMatch(c.says);
     }
-    // A catalogue file declared over the import limit (180 MB) is refused before a byte of it is read.
+    // A catalogue file declared over the import limit (700 MB) is refused before a byte of it is read.
     const declared = await rawRequest(
       gatewayPort,
       httpRequest('POST', '/api/admin/catalog/imports', [
         ['Host', `127.0.0.1:${gatewayPort}`],
         ['Authorization', `Bearer ${token}`],
         ['Content-Type', `multipart/form-data; boundary=${boundary}`],
-        ['Content-Length', String(200 * 1024 * 1024)],
+        ['Content-Length', String(800 * 1024 * 1024)],
       ]),
       { timeoutMs: 15_000 },
     );
     expect(declared.status, declared.text.slice(0, 300)).toBe(413);
-    expect(declared.text).toMatch(/The upload is 200 MB; at most 181 MB/);
+    expect(declared.text).toMatch(/The upload is 800 MB; at most 701 MB/);
     await expectAllUp();
   });
 });

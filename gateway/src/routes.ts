@@ -27,7 +27,7 @@ export const routeTable: RouteRule[] = [
   { prefix: '/media/generated', service: 'catalog' },
   { prefix: '/api/admin/products', service: 'catalog', admin: true, keyScope: 'catalog' },
   { prefix: '/api/admin/search-products-by-code', service: 'catalog', admin: true, keyScope: 'catalog' },
-  // The seller's catalogue: imports (files up to 180 MB), their status and errors, the export.
+  // The seller's catalogue: imports (files up to 700 MB), their status and errors, the export.
   { prefix: '/api/admin/catalog', service: 'catalog', admin: true, upload: true, keyScope: 'catalog' },
   { prefix: '/api/quote-requests', service: 'quotes' },
   { prefix: '/api/captcha', service: 'quotes' },

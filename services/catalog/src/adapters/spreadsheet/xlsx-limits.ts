@@ -57,8 +57,8 @@ export const PARTS_LIST_XLSX_LIMITS: XlsxLimits = {
 };
 
 /**
- * The admin catalogue import (files up to CATALOG_IMPORT_MAX_MB, 180 MB): 500,000 catalogue rows are about 140 MB as
- * XLSX and 770 MB inflated; 180 MB at 12:1 is 2.2 GB. The shared strings (every distinct text of the sheet, about
+ * The admin catalogue import (files up to CATALOG_IMPORT_MAX_MB, 700 MB; an XLSX holds at most Excel's 1,048,576 rows): 500,000 catalogue rows are about 140 MB as
+ * XLSX and 770 MB inflated; a 180 MB XLSX at 12:1 is 2.2 GB, and a larger one is refused by maxTotalBytes. The shared strings (every distinct text of the sheet, about
  * 880 characters a generated catalogue row, so 440 million for 500,000) are held in memory, as ExcelJS held them.
  * The rest is streamed: the inflated total costs time, not memory or disk.
  */
