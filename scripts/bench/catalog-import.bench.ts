@@ -1,5 +1,6 @@
 /**
- * A 500,000-row catalogue import into the 500,000-part store (BENCH_IMPORT_ROWS to change): half the rows change
+ * A 500,000-row catalogue import into the 500,000-part store (BENCH_IMPORT_ROWS to change; BENCH_IMPORT_STORE=2000000
+ * with BENCH_IMPORT_ROWS=2000000 is issue 33's two-million run, on data/bench-2000k): half the rows change
  * parts that exist (a new price and stock), half are new parts; every column but description and specifications
  * (a daily ERP feed). The store is a copy of data/bench-500k
  * (seeded once, shared with the other benchmarks), so every run starts from the same catalogue.
@@ -17,7 +18,7 @@ import { benchCatalogue } from './lib/bench-catalogue.ts';
 import { gatewayAssertionHeaders } from '../../packages/service-kit/src/gateway-assertion.ts';
 import { fmt, percentile } from './lib/stats.ts';
 
-const STORE = 500_000;
+const STORE = Number(process.env.BENCH_IMPORT_STORE ?? 500_000);
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 500_000);
 const shared = benchCatalogue(STORE);
 const source = shared.dataDir;
@@ -183,7 +184,7 @@ try {
     if (running && !mergeSeen) mergeSeen = Date.now();
     if (!running && mergeSeen && !mergeGone) mergeGone = Date.now();
   }, 500);
-  const after = await searches(() => (mergeGone > 0 && Date.now() > mergeGone + 10_000) || Date.now() > afterStart + 180_000);
+  const after = await searches(() => (mergeGone > 0 && Date.now() > mergeGone + 10_000) || Date.now() > afterStart + Math.max(180_000, STORE * 0.3));
   clearInterval(mergeWatch);
   const afterSeconds = (Date.now() - afterStart) / 1000;
   sample();
@@ -197,7 +198,7 @@ try {
   console.log(
     mergeGone
       ? `\nFull index merge: started ${fmt((mergeSeen - afterStart) / 1000)} s after the import, its process ran ${fmt((mergeGone - mergeSeen) / 1000)} s.`
-      : '\nFull index merge: no merge process seen to its end within 180 s after the import.',
+      : `\nFull index merge: no merge process seen to its end within ${fmt(Math.max(180, STORE * 0.0003), 0)} s after the import.`,
   );
   console.log('\n| process | RSS MB before the import | peak RSS MB during the import | peak RSS MB including the full index merge after |\n| --- | --- | --- | --- |');
   for (const [pid, p] of [...peaks].sort((a, b) => a[1].name.localeCompare(b[1].name))) {
@@ -207,7 +208,8 @@ try {
   console.log(`| idle | ${idle.length} | ${fmt(percentile(idle, 50))} | ${fmt(percentile(idle, 95))} | ${fmt(percentile(idle, 99))} | ${fmt(idle.at(-1) ?? 0)} |`);
   console.log(`| while importing | ${during.length} | ${fmt(percentile(during, 50))} | ${fmt(percentile(during, 95))} | ${fmt(percentile(during, 99))} | ${fmt(during.at(-1) ?? 0)} |`);
   console.log(`| after, until the merge is in (${fmt(afterSeconds, 0)} s) | ${after.length} | ${fmt(percentile(after, 50))} | ${fmt(percentile(after, 95))} | ${fmt(percentile(after, 99))} | ${fmt(after.at(-1) ?? 0)} |`);
-  console.log(`\nSearch p95 while importing / idle: ${fmt(percentile(during, 95) / percentile(idle, 95), 2)}× (goal < 2×). Goals: < 180 s, < 1,024 MB per process.`);
+  const goals = STORE >= 2_000_000 ? '< 12 min, < 1,536 MB per process (at 2,000,000 parts)' : '< 180 s, < 1,024 MB per process';
+  console.log(`\nSearch p95 while importing / idle: ${fmt(percentile(during, 95) / percentile(idle, 95), 2)}× (goal < 2×). Goals: ${goals}.`);
 } finally {
   await stack.stop();
   fs.rmSync(file, { force: true });

@@ -19,6 +19,8 @@ export interface SeedTiming {
   indexSeconds?: number;
   at: string;
   generator?: number;
+  /** The write pace through the seed: parts written so far and parts/s since the line before. */
+  progress?: { written: number; recentPerSecond: number }[];
 }
 
 export function benchCatalogue(products: number) {
@@ -41,6 +43,7 @@ export function benchCatalogue(products: number) {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let summary: { writeSeconds?: number; indexSeconds?: number } = {};
+    const progress: { written: number; recentPerSecond: number }[] = [];
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -49,8 +52,11 @@ export function benchCatalogue(products: number) {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
         try {
-          const rec = JSON.parse(line) as { msg?: string; writeSeconds?: number; indexSeconds?: number };
-          if (rec.msg?.startsWith('products written') || rec.msg?.startsWith('search index')) console.log(`  ${rec.msg}`);
+          const rec = JSON.parse(line) as { msg?: string; writeSeconds?: number; indexSeconds?: number; written?: number; recentPerSecond?: number };
+          if (rec.written !== undefined && rec.recentPerSecond !== undefined) progress.push({ written: rec.written, recentPerSecond: rec.recentPerSecond });
+          if (rec.msg?.startsWith('products written') || rec.msg?.startsWith('search index')) {
+            console.log(`  ${rec.msg}${rec.recentPerSecond !== undefined ? ` (${rec.recentPerSecond.toLocaleString('en-US')} parts/s since the line before)` : ''}`);
+          }
           if (rec.writeSeconds !== undefined) summary = rec;
         } catch {
           console.log(`  ${line}`);
@@ -66,6 +72,7 @@ export function benchCatalogue(products: number) {
       indexSeconds: summary.indexSeconds,
       at: new Date().toISOString(),
       generator: GENERATOR_VERSION,
+      progress,
     };
     fs.writeFileSync(timingFile, JSON.stringify(timing, null, 2));
     return { ...timing, cached: false };
