@@ -978,7 +978,7 @@ export class SqliteProductRepository implements ProductRepository {
     return filter ? keys.filter((k) => filter.mightHave(k)) : keys;
   }
 
-  /** The filter when it holds the data as it is now; otherwise null, and a rebuild starts (one at a time). */
+  /** The filter when it holds the data as it is now; otherwise null, and a rebuild starts (one at a time) once the data has rested. */
   private currentCodeKeyFilter(): CodeKeyFilter | null {
     const version = this.dataKey();
     if (this.codeKeys?.version === version) return this.codeKeys.filter;
