@@ -87,10 +87,12 @@ async function main() {
       if (/^lhr-\d+\.(json|html)$/.test(file)) fs.rmSync(path.join(lhciDir, file));
     }
   }
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-  });
+  const launchChrome = () =>
+    chromeLauncher.launch({
+      chromePath: CHROMIUM,
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    });
+  let chrome = await launchChrome();
   const figures = new Map<string, Figures[]>();
   const failed = new Set<string>();
   let saved = 0;
@@ -106,9 +108,12 @@ async function main() {
         process.stdout.write(`Lighthouse${runs > 1 ? ` (run ${run}/${runs})` : ''}: ${page.name} ${url} ...\n`);
         const measure = async (): Promise<RunnerResult['lhr'] | undefined> => (await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }))?.lhr;
         let lhr = await measure();
-        // A busy machine now and then loses the trace (NO_NAVSTART): the run is taken again once rather than lost.
-        if (lhr?.runtimeError) {
-          process.stdout.write(`  ${lhr.runtimeError.code}; running it again\n`);
+        // A busy machine now and then loses the trace (NO_NAVSTART), and a browser that lost one can lose the next too
+        // (CI, 2026-11-27: twice in a row on one page). So the run is taken again in a fresh Chromium, up to twice.
+        for (let retry = 1; retry <= 2 && lhr?.runtimeError; retry++) {
+          process.stdout.write(`  ${lhr.runtimeError.code}; running it again in a fresh browser (${retry}/2)\n`);
+          chrome.kill();
+          chrome = await launchChrome();
           lhr = await measure();
         }
         if (!lhr || lhr.runtimeError) {
