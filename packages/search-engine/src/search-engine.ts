@@ -92,7 +92,7 @@ export class SearchEngine {
   }
 
   /** Counts for logs and the bench. */
-  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number; builderThreadJobs: number; mergeRuns: number } {
+  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number; builderThreadJobs: number; mergeRuns: number; mergeWaiting: boolean } {
     const base = this.segs.base;
     return {
       documents: this.docs.live,
@@ -103,12 +103,21 @@ export class SearchEngine {
       deltaSegments: this.segs.delta.length,
       builderThreadJobs: this.segs.builder.threadJobs,
       mergeRuns: this.compaction.runs,
+      mergeWaiting: this.compaction.waiting(),
     };
   }
 
   async search(query: string, opts: EngineSearchOptions): Promise<{ hits: EngineHit[]; total: number }> {
     if (this.loading) await this.loading;
     return this.searchSync(query, opts);
+  }
+
+  /**
+   * A bulk write (a catalogue import) starts: the full merge waits until the returned release is called, so a long
+   * import is merged once, at its end, however far apart its batches come.
+   */
+  holdMerges(): () => void {
+    return this.compaction.hold();
   }
 
   async upsert(docs: SearchDoc[]): Promise<void> {

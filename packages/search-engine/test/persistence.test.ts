@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, appendFileSync, writeFileSync } 
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
+import { COMPACT_AFTER } from '../src/persistence/compaction.ts';
 import { SearchEngine, type SearchDoc } from '../src/search-engine.ts';
 import { batches, fixtureDocs, generateDocs } from './harness.ts';
 
@@ -103,6 +104,29 @@ describe('embedded search index persistence', () => {
     expect((await index.search('bulk seal kit 3 7', { limit: 50, offset: 0 })).hits.map((h) => h.id)).not.toContain('bulk-3-7');
     expect(await index.size()).toBe(base.length + 6000);
     await index.close();
+  });
+
+  it('holds the full merge off while a bulk write runs, and makes it due once the write is released', async () => {
+    const generated = [...generateDocs(COMPACT_AFTER + 1000)];
+    // Without a hold: once the delta is large, a merge waits for the writes to pause.
+    const free = await SearchEngine.open(fresh());
+    await free.rebuild(batches(generated.slice(0, 1000), 500));
+    await free.upsert(generated.slice(1000));
+    expect(free.stats()).toMatchObject({ delta: COMPACT_AFTER, mergeWaiting: true });
+    await free.close();
+    // Held (an import running): the same writes leave no merge waiting, whatever the time between them.
+    const held = await SearchEngine.open(fresh());
+    await held.rebuild(batches(generated.slice(0, 1000), 500));
+    const release = held.holdMerges();
+    for (let from = 1000; from < generated.length; from += 1000) await held.upsert(generated.slice(from, from + 1000));
+    expect(held.stats()).toMatchObject({ delta: COMPACT_AFTER, mergeWaiting: false, mergeRuns: 0 });
+    release();
+    expect(held.stats().mergeWaiting).toBe(true);
+    release(); // a second call does nothing (the hold count would otherwise go below zero and never hold again)
+    const again = held.holdMerges();
+    expect(held.stats().mergeWaiting).toBe(false);
+    again();
+    await held.close();
   });
 
   it('builds large batches and their merges in the builder thread and the full merge in a process, answering as an index built in one go', async () => {

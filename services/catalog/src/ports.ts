@@ -148,6 +148,11 @@ export interface SearchIndex {
   search(query: string, opts: SearchOptions): Promise<{ hits: SearchHit[]; total: number }>;
   upsert(products: Product[]): Promise<void>;
   remove(ids: string[]): Promise<void>;
+  /**
+   * A bulk write (an import) starts: background index maintenance that would compete with it waits until the returned
+   * release is called (the embedded engine's full merge). Absent where the index has none to hold (Meilisearch).
+   */
+  holdMerges?(): () => void;
   /** Drop everything and index all products from `source` (npm run reindex). */
   rebuild(source: AsyncIterable<Product[]>): Promise<void>;
   /** Number of indexed documents (lets main.ts decide whether a rebuild is needed at start). */

@@ -64,6 +64,7 @@ export class SearchReplication {
       search: (query, opts) => search.search(query, opts),
       upsert: (products) => this.writeHere(() => search.upsert(products), { upserted: products.map((p) => ({ id: p.id, sku: p.sku })), removed: [] }),
       remove: (ids) => this.writeHere(() => search.remove(ids), { upserted: [], removed: ids }),
+      holdMerges: search.holdMerges ? () => search.holdMerges!() : undefined,
       rebuild: (source) => search.rebuild(source),
       size: () => search.size(),
       ready: () => search.ready(),

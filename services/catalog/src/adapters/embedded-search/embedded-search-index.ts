@@ -36,6 +36,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return this.engine.remove(ids);
   }
 
+  holdMerges(): () => void {
+    return this.engine.holdMerges();
+  }
+
   rebuild(source: AsyncIterable<Product[]>): Promise<void> {
     return this.engine.rebuild(documentsOf(source));
   }
