@@ -160,8 +160,14 @@ CREATE TABLE IF NOT EXISTS testimonials (
 );
 `;
 
-/** How long the data must stay unchanged before the key filter is (re)built. */
+/**
+ * How long the data must stay unchanged before the key filter is (re)built: at least this, and at least
+ * CODE_KEY_FILTER_QUIET_BUILDS times the last build's time. At 2,000,000 parts a build takes ~2.5 s and an import's
+ * commits come ~7-10 s apart: a 2 s wait still rebuilt the filter after every batch, a fifth of the catalog's CPU in
+ * the profile, each build stale at the next commit.
+ */
 const CODE_KEY_FILTER_QUIET_MS = 2_000;
+const CODE_KEY_FILTER_QUIET_BUILDS = 4;
 
 /** Columns added after the first release: created on older files before the triggers that read them. */
 const HISTORY_COLUMNS = ['replaces', 'cross_refs', 'fits', 'code_keys', 'fit_keys'] as const;
@@ -374,6 +380,8 @@ export class SqliteProductRepository implements ProductRepository {
   private codeKeysBuild: Promise<void> | null = null;
   /** The data's version as lookups last saw it, and since when: the filter is built once writes have paused. */
   private codeKeysSeen = { version: '', since: 0 };
+  /** How long the last key filter build took (ms): the data must rest a few times that long before the next one. */
+  private codeKeysBuildMs = 0;
   /**
    * Recently served pages (category, brand, gallery), most recent last. Emptied whenever the totals are
    * reread (a write here or a commit elsewhere) and on an image update, so it never serves stale rows.
@@ -986,7 +994,8 @@ export class SqliteProductRepository implements ProductRepository {
     if (this.codeKeysSeen.version !== version) this.codeKeysSeen = { version, since: now };
     // Built once the data has not changed for a moment: during an import's stream of commits every build (1.2 million
     // keys at 2,000,000 parts, ~2 s) was overtaken and thrown away, half the catalog's CPU in the profile.
-    if (!this.codeKeysBuild && now - this.codeKeysSeen.since >= CODE_KEY_FILTER_QUIET_MS) {
+    const quietMs = Math.max(CODE_KEY_FILTER_QUIET_MS, CODE_KEY_FILTER_QUIET_BUILDS * this.codeKeysBuildMs);
+    if (!this.codeKeysBuild && now - this.codeKeysSeen.since >= quietMs) {
       this.codeKeysBuild = this.buildCodeKeyFilter().finally(() => {
         this.codeKeysBuild = null;
       });
@@ -1000,6 +1009,7 @@ export class SqliteProductRepository implements ProductRepository {
    */
   private async buildCodeKeyFilter(): Promise<void> {
     const version = this.dataKey();
+    const started = Date.now();
     const filter = new CodeKeyFilter();
     const chunk = this.prepared<{ k: string }>('SELECT code_key AS k FROM product_codes WHERE code_key > ? ORDER BY code_key LIMIT 20000');
     for (let after = ''; ; ) {
@@ -1010,6 +1020,7 @@ export class SqliteProductRepository implements ProductRepository {
       await new Promise((resolve) => setImmediate(resolve));
       if (!this.db.open) return;
     }
+    this.codeKeysBuildMs = Date.now() - started;
     if (this.dataKey() === version) this.codeKeys = { version, filter };
   }
 
