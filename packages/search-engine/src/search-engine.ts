@@ -45,6 +45,12 @@ export interface EngineSearchOptions {
   onlyIds?: Set<string>;
 }
 
+/** How an index is opened: defaults for every use but tests. */
+export interface EngineOptions {
+  /** Changed documents that make a merge run even while a bulk write holds merges off (HELD_MERGE_AFTER). */
+  heldMergeAfter?: number;
+}
+
 export class SearchEngine {
   private readonly docs = new Documents();
   private readonly segs = new Segments();
@@ -58,7 +64,10 @@ export class SearchEngine {
   /** Set while a merged base is loaded in place of the old: searches wait for it rather than see half an index. */
   private loading: Promise<void> | null = null;
 
-  private constructor(private readonly dir: string) {
+  private constructor(
+    private readonly dir: string,
+    opts: EngineOptions,
+  ) {
     this.compaction = new Compaction({
       dir,
       state: this.state,
@@ -71,15 +80,15 @@ export class SearchEngine {
       fail: () => {
         this.closed = true;
       },
-    });
+    }, opts.heldMergeAfter);
   }
 
   /** Opens the index persisted in `dir` (snapshot + journal), or an empty one. */
-  static async open(dir: string): Promise<SearchEngine> {
+  static async open(dir: string, opts: EngineOptions = {}): Promise<SearchEngine> {
     await mkdir(dir, { recursive: true });
     // A merge or a snapshot write cut short by a crash leaves its file under a name of its own.
     for (const f of await readdir(dir)) if (f === MERGED_FILE || f.includes('.tmp-')) await rm(path.join(dir, f), { force: true });
-    const index = new SearchEngine(dir);
+    const index = new SearchEngine(dir, opts);
     const snap = await readSnapshot(path.join(dir, SNAPSHOT_FILE));
     if (snap && (snap.meta as { layout?: number }).layout !== LAYOUT) return index; // older engine: rebuild
     if (snap) loadSnapshot(index.state, snap);

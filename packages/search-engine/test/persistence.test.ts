@@ -129,6 +129,23 @@ describe('embedded search index persistence', () => {
     await held.close();
   });
 
+  it('merges a held index anyway once its delta is too large to keep in memory, and holds again after', async () => {
+    const generated = [...generateDocs(COMPACT_AFTER + 3000)];
+    const index = await SearchEngine.open(fresh(), { heldMergeAfter: COMPACT_AFTER + 1000 });
+    await index.rebuild(batches(generated.slice(0, 1000), 500));
+    const release = index.holdMerges();
+    await index.upsert(generated.slice(1000, COMPACT_AFTER + 1000)); // delta COMPACT_AFTER: held, as above
+    expect(index.stats()).toMatchObject({ delta: COMPACT_AFTER, mergeWaiting: false, mergeRuns: 0 });
+    await index.upsert(generated.slice(COMPACT_AFTER + 1000, COMPACT_AFTER + 2000)); // past the cap: merged at once
+    for (let i = 0; i < 400 && index.stats().mergeRuns === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(index.stats()).toMatchObject({ documents: COMPACT_AFTER + 2000, delta: 0, mergeRuns: 1, mergeWaiting: false });
+    await index.upsert(generated.slice(COMPACT_AFTER + 2000)); // a small delta again: held
+    expect(index.stats()).toMatchObject({ delta: 1000, mergeWaiting: false, mergeRuns: 1 });
+    expect((await top(index, generated.at(-1)!.partNumber))[0]).toBe(generated.at(-1)!.id);
+    release();
+    await index.close();
+  });
+
   it('builds large batches and their merges in the builder thread and the full merge in a process, answering as an index built in one go', async () => {
     const dir = fresh();
     const index = await SearchEngine.open(dir);
