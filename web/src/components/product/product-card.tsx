@@ -46,7 +46,7 @@ export function ProductCard({ product, priority = false, action }: { product: Pr
   // A search hit found by an older number it replaces or another maker's number says so.
   const matchLabel = altCodeMatchLabel(product.match);
   return (
-    <article className="flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:border-ink hover:shadow-md">
+    <article className="render-when-near flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:border-ink hover:shadow-md">
       <Link to={productPath(product)} className="group flex flex-1 flex-col">
         <div className="relative aspect-square overflow-hidden bg-zinc-100">
           <ProductCardImage
