@@ -40,7 +40,7 @@ function LinkColumn({ title, links }: { title: string; links: Array<{ to: string
 /** Footer: links of spec section 2 and the claims of section 1. */
 export function Footer() {
   return (
-    <footer className="render-when-near bg-ink text-zinc-300 [contain-intrinsic-size:auto_40rem]">
+    <footer className="bg-ink text-zinc-300">
       <div className="hazard-stripe h-2" aria-hidden="true" />
       <div id="site-links" className="container-page grid gap-10 py-14 sm:grid-cols-2 lg:grid-cols-[1.5fr_1fr_1fr_1.3fr]">
         <div>
