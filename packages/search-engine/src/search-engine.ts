@@ -122,8 +122,8 @@ export class SearchEngine {
   }
 
   /**
-   * A bulk write (a catalogue import) starts: the full merge waits until the returned release is called, so a long
-   * import is merged once, at its end, however far apart its batches come.
+   * A bulk write (a catalogue import) starts: the full merge waits until the returned release is called, however far
+   * apart its batches come, except each time HELD_MERGE_AFTER changed documents wait in memory (compaction.ts).
    */
   holdMerges(): () => void {
     return this.compaction.hold();
