@@ -9,6 +9,25 @@ import { expect, test } from './support/test.ts';
 test.use({ javaScriptEnabled: false });
 
 
+test("the home page's hero copy stays hidden until its last line has arrived (no jump as the HTML streams in)", async ({ page, request }) => {
+  // The server's home page cut off just after the first slide's title, as a slow connection may first paint it: the
+  // copy is centred in its box, so a part painted early would jump up when the rest arrived (a layout shift).
+  const html = await (await request.get('/', { headers: { accept: 'text/html' } })).text();
+  const copy = html.indexOf('container-page py-14');
+  const cut = html.indexOf('</h2>', copy);
+  expect(copy).toBeGreaterThan(0);
+  expect(cut).toBeGreaterThan(copy);
+  const title = /<h2[^>]*>([^<]+)<\/h2>/.exec(html.slice(copy))![1]!;
+  await page.route('**/partial-home', (route) => route.fulfill({ contentType: 'text/html', body: html.slice(0, cut + 5) }));
+  await page.goto('/partial-home');
+  const heading = page.getByRole('heading', { name: title, includeHidden: true });
+  await expect(heading).toBeAttached();
+  await expect(heading).toBeHidden();
+  // Once the copy's last line is there, it shows.
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+});
+
 test('browse: from the brand index to a category, through its pages by the pagination links', async ({ page, request }) => {
   const big = (await biggestCategory(request)).category;
   test.skip(big.count <= 75, `the biggest category has ${big.count} products, one page only`);

@@ -23,7 +23,10 @@ export function HeroSlideView({ slide, priority = false }: { slide: HeroSlide; p
         className="absolute inset-0 -z-10 size-full object-cover"
       />
       <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink/90 via-ink/60 to-ink/30 sm:bg-gradient-to-r sm:from-ink sm:via-ink/75 sm:to-ink/10" aria-hidden="true" />
-      <div className="container-page py-14">
+      {/* Centred in the box, so while the HTML is still arriving a first paint of part of the copy would jump up as the
+          rest comes in (a layout shift of ~0.07 in 2 of 8 home loads at 4x CPU). Hidden until its last line has been
+          parsed; browsers without :has() show it as before. */}
+      <div className="container-page py-14 [&:not(:has([data-hero-end]))]:invisible">
         <div className="max-w-2xl">
           <p className="inline-flex items-center gap-2 rounded-sm bg-safety px-3 py-1 text-xs font-extrabold uppercase tracking-[0.18em] text-ink">
             {slide.tagline}
@@ -40,7 +43,7 @@ export function HeroSlideView({ slide, priority = false }: { slide: HeroSlide; p
               Browse Parts
             </ButtonLink>
           </div>
-          <p className="mt-8 inline-flex items-center gap-2 rounded-full border border-white/25 bg-white/10 px-4 py-2 text-sm font-semibold text-white backdrop-blur">
+          <p data-hero-end="" className="mt-8 inline-flex items-center gap-2 rounded-full border border-white/25 bg-white/10 px-4 py-2 text-sm font-semibold text-white backdrop-blur">
             <PackageCheck className="size-4 text-safety" aria-hidden="true" />
             {HERO_BADGE}
           </p>
