@@ -81,6 +81,11 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/api/captcha' },
   { method: 'POST', path: '/api/quote-requests', body: 'json' },
   { method: 'POST', path: '/api/contact', body: 'json' },
+  // The buyer's quote page by its link (issue 34).
+  { method: 'GET', path: '/api/quote-view/:x' },
+  { method: 'POST', path: '/api/quote-view/:x/accept', body: 'json' },
+  { method: 'POST', path: '/api/quote-view/:x/changes', body: 'json' },
+  { method: 'POST', path: '/api/quote-view/:x/decline', body: 'json' },
   { method: 'GET', path: '/api/openapi.json' },
   { method: 'GET', path: '/api/docs' },
   { method: 'GET', path: '/api/docs/redoc.standalone.js' },
@@ -120,6 +125,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/api/admin/quotes/:x' },
   { method: 'PATCH', path: '/api/admin/quotes/:x', body: 'json' },
   { method: 'POST', path: '/api/admin/quotes/:x/reply', body: 'json' },
+  { method: 'POST', path: '/api/admin/quotes/:x/revoke-links' },
   { method: 'GET', path: '/api/admin/api-keys' },
   { method: 'POST', path: '/api/admin/api-keys', body: 'json' },
   { method: 'DELETE', path: '/api/admin/api-keys/:x' },
@@ -632,6 +638,7 @@ describe('server limits', () => {
     const cases: { route: string; method: string; body: Buffer | string; type: string; auth?: boolean; says: RegExp }[] = [
       { method: 'POST', route: '/api/quote-requests', body: json(17 * 1024), type: 'application/json', says: /at most 16 kB/ },
       { method: 'POST', route: '/api/contact', body: json(17 * 1024), type: 'application/json', says: /at most 16 kB/ },
+      { method: 'POST', route: `/api/quote-view/${'A'.repeat(43)}/accept`, body: json(17 * 1024), type: 'application/json', says: /at most 16 kB/ },
       { method: 'POST', route: '/api/admin/auth/send-otp', body: json(101 * 1024), type: 'application/json', says: /at most 100 kB/ },
       { method: 'POST', route: '/api/parts/match', body: json(301 * 1024), type: 'application/json', says: /at most 300 kB/ },
       { method: 'POST', route: '/api/admin/products', body: json(301 * 1024), type: 'application/json', auth: true, says: /at most 300 kB/ },

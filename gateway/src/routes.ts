@@ -32,6 +32,8 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/quote-requests', service: 'quotes' },
   { prefix: '/api/captcha', service: 'quotes' },
   { prefix: '/api/contact', service: 'quotes' },
+  // The buyer's own quote page (its link is the key: no session), and its answers.
+  { prefix: '/api/quote-view', service: 'quotes' },
   { prefix: '/api/admin/auth', service: 'auth' },
   { prefix: '/api/admin/quotes', service: 'quotes', admin: true, keyScope: 'quotes' },
   // Staff only (a key never manages keys or reads the audit log): the auth service checks that too.

@@ -124,7 +124,7 @@ export function inboxList(items: InboxItem[], page = 1, totalPages = 1): InboxLi
 }
 
 export const inboxStats = (over: Partial<InboxStats> = {}): InboxStats =>
-  InboxStatsSchema.parse({ requestsThisWeek: 7, medianHoursToFirstReply: 3, shareWon: 0.4, topParts: [], ...over });
+  InboxStatsSchema.parse({ requestsThisWeek: 7, medianHoursToFirstReply: 3, shareWon: 0.4, topParts: [], lostReasons: [], ...over });
 
 export const inboxStaff = (staff: string[]) => InboxStaffResponseSchema.parse({ staff });
 

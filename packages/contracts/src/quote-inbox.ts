@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUOTE_DECLINE_REASONS } from './quote-view.ts';
 
 /**
  * The staff inbox over quote requests and contact messages (admin only, behind the gateway's admin session):
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * GET /api/admin/quotes/export.csv, GET /api/admin/quotes/stats.
  */
 
-export const INBOX_STATUSES = ['pending', 'in_progress', 'quoted', 'won', 'lost', 'spam', 'closed'] as const;
+export const INBOX_STATUSES = ['pending', 'in_progress', 'quoted', 'changes_requested', 'won', 'lost', 'spam', 'closed'] as const;
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
 export const INBOX_KINDS = ['quote', 'contact'] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
@@ -15,6 +16,7 @@ export const INBOX_STATUS_LABELS: Record<InboxStatus, string> = {
   pending: 'New',
   in_progress: 'In progress',
   quoted: 'Quoted',
+  changes_requested: 'Changes asked',
   won: 'Won',
   lost: 'Lost',
   spam: 'Spam',
@@ -24,12 +26,14 @@ export const INBOX_STATUS_LABELS: Record<InboxStatus, string> = {
 /**
  * The workflow: where a request may go from each status. New → in progress → quoted → won | lost is the usual road;
  * spam and closed are exits that can be undone (back to new); a lost or won request can be closed, a lost one
- * quoted again.
+ * quoted again. The buyer's own page (quote-view.ts) moves a quoted request to changes asked, won or lost; staff
+ * answer changes asked with a revised quote (quoted again).
  */
 export const INBOX_TRANSITIONS: Record<InboxStatus, readonly InboxStatus[]> = {
   pending: ['in_progress', 'quoted', 'spam', 'closed'],
   in_progress: ['pending', 'quoted', 'spam', 'closed'],
-  quoted: ['in_progress', 'quoted', 'won', 'lost', 'closed'],
+  quoted: ['in_progress', 'quoted', 'changes_requested', 'won', 'lost', 'closed'],
+  changes_requested: ['in_progress', 'quoted', 'lost', 'closed'],
   won: ['closed'],
   lost: ['in_progress', 'quoted', 'closed'],
   spam: ['pending'],
@@ -81,10 +85,25 @@ export const InboxItemSchema = z.object({
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 
+/** What the buyer answered on their quote page (stored with the request's history). */
+function InboxBuyerAnswerSchema() {
+  return z.object({
+    action: z.enum(['accept', 'changes', 'decline']),
+    version: z.number().int(),
+    /** Changes: per line another quantity and/or a target price. Accept: per line the quantity ordered. */
+    lines: z.array(z.object({ quantity: z.number().int().nullable(), targetPrice: z.number().nullable() })).optional(),
+    reason: z.enum(QUOTE_DECLINE_REASONS).optional(),
+    orderNumber: z.string().optional(),
+    poNumber: z.string().optional(),
+  });
+}
+export type InboxBuyerAnswer = z.infer<ReturnType<typeof InboxBuyerAnswerSchema>>;
+
 export const InboxEventSchema = z.object({
   at: z.string(),
   actor: z.string(),
-  type: z.enum(['status', 'assignee', 'note', 'reply']),
+  /** `buyer`: the buyer's answer on their quote page (actor `buyer`): accepted, changes asked or declined. */
+  type: z.enum(['status', 'assignee', 'note', 'reply', 'buyer']),
   from: z.string().nullable(),
   to: z.string().nullable(),
   /** The note's or reply's text. */
@@ -105,6 +124,8 @@ export const InboxEventSchema = z.object({
       validUntil: z.string().nullable(),
     })
     .nullable(),
+  /** A buyer event's answer, against one version of the quote. */
+  buyer: InboxBuyerAnswerSchema().nullable().optional(),
 });
 export type InboxEvent = z.infer<typeof InboxEventSchema>;
 
@@ -173,6 +194,8 @@ export const InboxReplySchema = z.object({
   lines: z
     .array(
       z.object({
+        /** A revised quote's quantity for the line (the buyer asked for another); absent: as requested. */
+        quantity: z.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1').max(1_000_000).nullable().optional(),
         unitPrice: z.number('must be a number').min(0, 'must not be negative').max(INBOX_LIMITS.maxPrice).nullable().optional(),
         currency: z
           .string()
@@ -202,6 +225,8 @@ export const InboxStatsSchema = z.object({
   shareWon: z.number().nullable(),
   /** The most asked-for parts of the last 30 days. */
   topParts: z.array(z.object({ productId: z.string(), productSku: z.string(), productName: z.string(), requests: z.number() })),
+  /** Lost requests per reason the buyer gave when declining on their quote page (lost without one: not counted). */
+  lostReasons: z.array(z.object({ reason: z.enum(QUOTE_DECLINE_REASONS), requests: z.number() })),
 });
 export type InboxStats = z.infer<typeof InboxStatsSchema>;
 

@@ -36,14 +36,35 @@ import type { Redis } from '@forgeline/service-kit/redis';
 import type { Captchas } from './domain/captcha.ts';
 import { ConfirmationLimit, maskEmail } from './domain/confirmation-limit.ts';
 import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow } from './domain/inbox.ts';
-import { buyerConfirmationId, contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
-import { CatalogUnavailableError, type InboxChange, type InboxFilter, type InboxRecord, type ProductCatalog, type ProductRef, type QuoteStore } from './ports.ts';
+import { buyerAnswerMails, buyerConfirmationId, contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
+import { buyerQuoteView, hashQuoteToken, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
+import {
+  QUOTE_DECLINE_REASON_LABELS,
+  QUOTE_TOKEN_PATTERN,
+  QuoteAcceptSchema,
+  QuoteChangesSchema,
+  QuoteDeclineSchema,
+  type QuoteAcceptResponse,
+  type QuoteView,
+} from '@forgeline/contracts/quote-view';
+import {
+  CatalogUnavailableError,
+  type InboxChange,
+  type InboxFilter,
+  type InboxRecord,
+  type OrderRecord,
+  type ProductCatalog,
+  type ProductRef,
+  type QuoteStore,
+} from './ports.ts';
 
 export interface RateLimits {
   windowMs: number;
   quote: number;
   contact: number;
   captcha: number;
+  /** The buyer's quote page and its answers (GET and POST /api/quote-view/...), per client address. */
+  quoteView: number;
   /** Buyer confirmations to one recipient address per UTC day, whoever sends (counted in the store). */
   confirmationsPerDay: number;
 }
@@ -65,6 +86,8 @@ export interface QuotesDeps {
   adminEmails: string[];
   /** SERVICE_TOKEN: admin routes need the gateway's assertion signed with it. */
   serviceToken: string;
+  /** The buyers' quote links: where they point, how long they open. */
+  quoteView: QuoteViewSettings;
 }
 
 export const QUOTE_RECEIVED = 'Quote request received. We will reply within 24 hours.';
@@ -200,6 +223,7 @@ export function createApp(deps: QuotesDeps): Express {
   );
 
   addInboxRoutes(app, deps);
+  addQuoteViewRoutes(app, deps);
   return finishApp(app, logger);
 }
 
@@ -438,7 +462,7 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
       const lines = r.lines.map((l, i) => ({
         productSku: l.productSku,
         productName: l.productName,
-        quantity: l.quantity,
+        quantity: input.lines[i]?.quantity ?? l.quantity,
         unitPrice: input.lines[i]?.unitPrice ?? null,
         currency: input.lines[i]?.currency ?? null,
         leadTime: input.lines[i]?.leadTime || null,
@@ -446,11 +470,275 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
       const validUntil = input.validUntil ?? null;
       const events: InboxEvent[] = [{ at, actor, type: 'reply', from: null, to: r.customerEmail, text: input.message, reply: { lines, validUntil } }];
       if (r.status !== target) events.push({ at, actor, type: 'status', from: r.status, to: target, text: null, reply: null });
-      const mail = replyMail(r, { message: input.message, lines, validUntil }, version + 1, deps.mail);
+      // A quote's reply carries a new link to the buyer's page (only its hash is kept); earlier links stay valid.
+      let link: string | undefined;
+      if (r.kind === 'quote') {
+        const token = newQuoteToken();
+        await store.saveQuoteLink({ tokenHash: hashQuoteToken(token), quoteId: r.id, createdAt: at, revokedAt: null });
+        link = quoteViewUrl(deps.quoteView, token);
+      }
+      const mail = replyMail(r, { message: input.message, lines, validUntil }, version + 1, deps.mail, link);
       const out = await apply(req, r, version, { status: target, firstReplyAt: at, updatedAt: at, events, mails: [mail] });
       deps.outbox.kick();
       res.setHeader('etag', etag(out.version));
       res.json(await detail(store, out));
+    }),
+  );
+
+  // Staff take back every link sent so far (a mail forwarded to the wrong person); the next reply sends a new one.
+  app.post(
+    '/api/admin/quotes/:id/revoke-links',
+    route(async (req, res) => {
+      const actor = adminOf(req);
+      const r = await load(String(req.params.id));
+      const revoked = await store.revokeQuoteLinks(r.id, new Date().toISOString());
+      req.log.info({ quoteId: r.id, admin: actor, revoked }, 'quote links revoked');
+      res.setHeader('cache-control', 'no-store');
+      res.json({ revoked });
+    }),
+  );
+}
+
+const LINK_GONE = 'This quote link is not valid: it may have expired or been withdrawn. Ask us for a new quote.';
+
+/**
+ * The buyer's quote page (issue 34): the link in a reply mail is the key, so every answer is the same 404 for a token
+ * that is malformed, unknown, revoked or past its quote's validity plus the grace period. Answers are taken against
+ * the version the buyer read and the request's version (as staff changes are), so two tabs accepting at once make one
+ * order, and a quote revised meanwhile is not accepted unseen.
+ */
+function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
+  const { store } = deps;
+  const s = deps.quoteView;
+  const rl = deps.rateLimits;
+  const limit = limiter('quote-view', rl.quoteView, rl.windowMs, 'quote page requests', deps);
+  const privatePage = (res: import('express').Response) => {
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.setHeader('x-robots-tag', 'noindex, nofollow');
+  };
+
+  const open = async (req: Request) => {
+    const token = String(req.params.token);
+    if (!QUOTE_TOKEN_PATTERN.test(token)) throw new HttpError(404, LINK_GONE);
+    const link = await store.findQuoteLink(hashQuoteToken(token));
+    const r = link ? await store.getInbox(link.quoteId) : null;
+    if (!link || !r || r.kind !== 'quote') throw new HttpError(404, LINK_GONE);
+    const history = await store.inboxHistory(r.id);
+    const now = Date.now();
+    if (!linkOpens(link, quoteVersions(history, s, r.lines), now, s)) {
+      req.log.info({ quoteId: r.id, revoked: Boolean(link.revokedAt) }, 'quote link refused: revoked or past its validity');
+      throw new HttpError(404, LINK_GONE);
+    }
+    const order = await store.getOrderByQuote(r.id);
+    return { token, r, history, order, view: buyerQuoteView(r, history, order, now, s) };
+  };
+
+  /** 409 unless the buyer may still `act` on the quote, against its latest version. */
+  const mayAnswer = (view: QuoteView, version: number, act: 'accept' | 'changes' | 'decline') => {
+    const latest = view.versions.at(-1)!;
+    if (view.status === 'accepted') {
+      throw new HttpError(409, `This quote was already accepted${view.order ? `: order ${view.order.number}` : ''}.`, [{ path: 'version', message: 'already accepted' }]);
+    }
+    if (view.status === 'declined') throw new HttpError(409, 'This quote was declined. Ask us for a new quote if you need the parts after all.', [{ path: 'version', message: 'declined' }]);
+    if (view.status === 'closed') throw new HttpError(409, 'This quote is closed. Ask us for a new quote.', [{ path: 'version', message: 'closed' }]);
+    if (view.status === 'expired') throw new HttpError(409, `This quote expired on ${latest.validUntil}. Ask us for a new quote.`, [{ path: 'version', message: 'expired' }]);
+    if (view.status === 'changes_requested' && act !== 'decline') {
+      throw new HttpError(409, 'You asked for changes to this quote: we will send you a revised quote.', [{ path: 'version', message: 'changes asked' }]);
+    }
+    if (version > latest.version) throw new HttpError(400, `Invalid body: version ${version} does not exist; the latest is ${latest.version}.`, [{ path: 'version', message: 'no such version' }]);
+    if (version < latest.version) {
+      throw new HttpError(409, `Version ${version} of this quote has been replaced by version ${latest.version}. Review the latest version and answer that one.`, [
+        { path: 'version', message: 'superseded' },
+      ]);
+    }
+    return latest;
+  };
+
+  /** Writes a buyer's answer; when the request changed meanwhile, reads it again and says why it cannot be taken. */
+  const answer = async (req: Request, ctx: Awaited<ReturnType<typeof open>>, version: number, act: 'accept' | 'changes' | 'decline', change: InboxChange) => {
+    const out = await store.updateInbox(ctx.r.id, ctx.r.version, change);
+    if (out !== 'conflict' && out !== null) {
+      req.log.info({ quoteId: ctx.r.id, answer: act, version, status: out.status, order: change.order?.number }, 'buyer answered their quote');
+      deps.outbox.kick();
+      return out;
+    }
+    const again = await open(req);
+    mayAnswer(again.view, version, act);
+    throw new HttpError(409, 'The quote changed while you were answering. Reload the page and try again.', [{ path: 'version', message: 'changed meanwhile' }]);
+  };
+
+  app.get(
+    '/api/quote-view/:token',
+    limit,
+    route(async (req, res) => {
+      privatePage(res);
+      res.json((await open(req)).view);
+    }),
+  );
+
+  app.post(
+    '/api/quote-view/:token/accept',
+    limit,
+    route(async (req, res) => {
+      privatePage(res);
+      const input = parseInput(QuoteAcceptSchema, req.body, 'body');
+      const ctx = await open(req);
+      const v = mayAnswer(ctx.view, input.version, 'accept');
+      const quantities = input.quantities ?? v.lines.map((l) => (l.unitPrice === null ? 0 : l.quantity));
+      if (quantities.length !== v.lines.length) {
+        throw new HttpError(400, `Invalid body: quantities has ${quantities.length} entries but version ${v.version} has ${v.lines.length} line(s).`, [
+          { path: 'quantities', message: 'one per quoted line' },
+        ]);
+      }
+      quantities.forEach((q, i) => {
+        const l = v.lines[i]!;
+        if (q > l.quantity) {
+          throw new HttpError(400, `Invalid body: line ${i + 1} (${l.productSku || l.productName}) was quoted for ${l.quantity}; to order more, ask for changes.`, [
+            { path: `quantities.${i}`, message: `must be at most ${l.quantity}` },
+          ]);
+        }
+        if (q > 0 && l.unitPrice === null) {
+          throw new HttpError(400, `Invalid body: line ${i + 1} (${l.productSku || l.productName}) has no price yet; order 0 of it, or ask for changes.`, [
+            { path: `quantities.${i}`, message: 'not priced' },
+          ]);
+        }
+      });
+      if (quantities.every((q) => q === 0)) {
+        throw new HttpError(400, 'Invalid body: order at least one line (every quantity is 0).', [{ path: 'quantities', message: 'nothing ordered' }]);
+      }
+      const at = new Date().toISOString();
+      const order: OrderRecord = {
+        id: randomUUID(),
+        number: await store.nextOrderNumber(at.slice(0, 4)),
+        quoteId: ctx.r.id,
+        quoteVersion: v.version,
+        status: 'confirmed',
+        poNumber: input.poNumber,
+        delivery: input.delivery,
+        note: input.note,
+        lines: v.lines.flatMap((l, i) =>
+          quantities[i] ? [{ productId: l.productId, productSku: l.productSku, productName: l.productName, quantity: quantities[i]!, unitPrice: l.unitPrice, currency: l.currency, leadTime: l.leadTime }] : [],
+        ),
+        customerName: ctx.r.customerName,
+        customerEmail: ctx.r.customerEmail,
+        createdAt: at,
+        updatedAt: at,
+        version: 0,
+      };
+      const link = quoteViewUrl(s, ctx.token);
+      const mails = buyerAnswerMails(
+        ctx.r,
+        {
+          what: `Quote accepted: order ${order.number}`,
+          details: [
+            ['Version', String(v.version)],
+            ['Order', order.number],
+            ['PO number', order.poNumber],
+            ['Deliver to', [order.delivery.company, order.delivery.address].filter(Boolean).join('\n')],
+            ['Contact', [order.delivery.contactName, order.delivery.contactPhone].filter(Boolean).join(', ')],
+            ['Lines', order.lines.map((l) => `${l.quantity} x ${l.productSku || l.productName}`).join('\n')],
+            ['Note', order.note],
+          ],
+          order: { number: order.number, poNumber: order.poNumber, lines: order.lines },
+        },
+        ctx.r.version + 1,
+        deps.mail,
+        link,
+      );
+      await answer(req, ctx, v.version, 'accept', {
+        status: 'won',
+        updatedAt: at,
+        order,
+        mails,
+        events: [
+          {
+            at,
+            actor: 'buyer',
+            type: 'buyer',
+            from: null,
+            to: null,
+            text: input.note || null,
+            reply: null,
+            buyer: { action: 'accept', version: v.version, lines: quantities.map((q) => ({ quantity: q, targetPrice: null })), orderNumber: order.number, poNumber: order.poNumber },
+          },
+          { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'won', text: null, reply: null },
+        ],
+      });
+      res.status(201).json({
+        order: { number: order.number, quoteVersion: order.quoteVersion, poNumber: order.poNumber, status: order.status, createdAt: order.createdAt },
+        message: `Thank you: order ${order.number} is confirmed. We have e-mailed you a confirmation.`,
+      } satisfies QuoteAcceptResponse);
+    }),
+  );
+
+  app.post(
+    '/api/quote-view/:token/changes',
+    limit,
+    route(async (req, res) => {
+      privatePage(res);
+      const input = parseInput(QuoteChangesSchema, req.body, 'body');
+      const ctx = await open(req);
+      const v = mayAnswer(ctx.view, input.version, 'changes');
+      if (input.lines.length > v.lines.length) {
+        throw new HttpError(400, `Invalid body: lines has ${input.lines.length} entries but version ${v.version} has ${v.lines.length} line(s).`, [
+          { path: 'lines', message: 'more lines than the quote has' },
+        ]);
+      }
+      const asked = v.lines.map((_, i) => ({ quantity: input.lines[i]?.quantity ?? null, targetPrice: input.lines[i]?.targetPrice ?? null }));
+      const at = new Date().toISOString();
+      const wanted = asked.flatMap((a, i) => {
+        const l = v.lines[i]!;
+        const parts = [a.quantity !== null ? `quantity ${a.quantity}` : '', a.targetPrice !== null ? `target price ${a.targetPrice}${l.currency ? ` ${l.currency}` : ''}` : ''].filter(Boolean);
+        return parts.length ? [`${l.productSku || l.productName}: ${parts.join(', ')}`] : [];
+      });
+      const mails = buyerAnswerMails(
+        ctx.r,
+        { what: `Changes asked to quote version ${v.version}`, details: [['Message', input.message], ['Lines', wanted.join('\n')]] },
+        ctx.r.version + 1,
+        deps.mail,
+        quoteViewUrl(s, ctx.token),
+      );
+      const out = await answer(req, ctx, v.version, 'changes', {
+        status: 'changes_requested',
+        updatedAt: at,
+        mails,
+        events: [
+          { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: input.message, reply: null, buyer: { action: 'changes', version: v.version, lines: asked } },
+          { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'changes_requested', text: null, reply: null },
+        ],
+      });
+      res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));
+    }),
+  );
+
+  app.post(
+    '/api/quote-view/:token/decline',
+    limit,
+    route(async (req, res) => {
+      privatePage(res);
+      const input = parseInput(QuoteDeclineSchema, req.body, 'body');
+      const ctx = await open(req);
+      const v = mayAnswer(ctx.view, ctx.view.latestVersion, 'decline');
+      const at = new Date().toISOString();
+      const mails = buyerAnswerMails(
+        ctx.r,
+        { what: `Quote declined: ${QUOTE_DECLINE_REASON_LABELS[input.reason]}`, details: [['Version', String(v.version)], ['Reason', QUOTE_DECLINE_REASON_LABELS[input.reason]], ['Text', input.text]] },
+        ctx.r.version + 1,
+        deps.mail,
+        quoteViewUrl(s, ctx.token),
+      );
+      const out = await answer(req, ctx, v.version, 'decline', {
+        status: 'lost',
+        lostReason: input.reason,
+        updatedAt: at,
+        mails,
+        events: [
+          { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: input.text || null, reply: null, buyer: { action: 'decline', version: v.version, reason: input.reason } },
+          { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'lost', text: null, reply: null },
+        ],
+      });
+      res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));
     }),
   );
 }

@@ -28,6 +28,14 @@ export const QuotesConfigSchema = z.object({
   QUOTE_RATE_LIMIT: positiveInt(10),
   CONTACT_RATE_LIMIT: positiveInt(5),
   CAPTCHA_RATE_LIMIT: positiveInt(120),
+  /** The buyer's quote page and its answers, per client address per window. */
+  QUOTE_VIEW_RATE_LIMIT: positiveInt(120),
+  /** The site's address (the gateway's PUBLIC_URL): the links to buyers' quote pages in reply mails point there. */
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  /** A quote link still opens this many days after the quote's validity ends (the page then says it expired). */
+  QUOTE_LINK_GRACE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  /** How long a reply's prices hold when staff give no date. */
+  QUOTE_VALIDITY_DAYS: positiveInt(30),
   /** Buyer confirmations to one recipient address per UTC day, across every sender and replica (in the store). */
   CONFIRMATIONS_PER_RECIPIENT_PER_DAY: positiveInt(3),
   /** Multiplies every limit above (the browser tests and benchmark set it; shared with the auth service). */

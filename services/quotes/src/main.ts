@@ -42,9 +42,11 @@ runMain('quotes', async () => {
       quote: config.QUOTE_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
       contact: config.CONTACT_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
       captcha: config.CAPTCHA_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
+      quoteView: config.QUOTE_VIEW_RATE_LIMIT * config.RATE_LIMIT_MULTIPLIER,
       confirmationsPerDay: config.CONFIRMATIONS_PER_RECIPIENT_PER_DAY * config.RATE_LIMIT_MULTIPLIER,
     },
     redis,
+    quoteView: { publicUrl: config.PUBLIC_URL, graceDays: config.QUOTE_LINK_GRACE_DAYS, defaultValidityDays: config.QUOTE_VALIDITY_DAYS },
   });
   const counts = await store.outboxCounts();
   logger.info({ pendingMails: counts.pending }, 'outbox resuming');

@@ -1,6 +1,7 @@
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import type { MailMessage } from '@forgeline/mailer/mailer';
+import type { QuoteDeclineReason } from '@forgeline/contracts/quote-view';
 
 /** What a quote needs to know about a product. */
 export interface ProductRef {
@@ -63,9 +64,50 @@ export interface InboxPage {
   counts: Record<InboxStatus, number>;
 }
 
-/** What one staff action changes (only the fields given) and records. */
+/** A line as a reply priced it (the history's reply event). */
+export type QuotedLine = NonNullable<InboxEvent['reply']>['lines'][number];
+
+/** One line of an order: as quoted in the version accepted, at the quantity ordered. */
+export interface OrderLine extends QuotedLine {
+  productId: string;
+}
+
+export type OrderStatus = 'confirmed' | 'shipped' | 'delivered' | 'cancelled';
+
+/** An order: what a buyer's accept of a quote version made. */
+export interface OrderRecord {
+  id: string;
+  /** Human-friendly and sequential per year of its creation: `2026-00042` (QuoteStore.nextOrderNumber). */
+  number: string;
+  quoteId: string;
+  quoteVersion: number;
+  status: OrderStatus;
+  poNumber: string;
+  delivery: { company: string; address: string; contactName: string; contactPhone: string };
+  note: string;
+  lines: OrderLine[];
+  customerName: string;
+  customerEmail: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** A buyer's capability link to their quote page: only the SHA-256 of its token is kept. */
+export interface QuoteLink {
+  tokenHash: string;
+  quoteId: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** What one staff action (or a buyer's answer on their quote page) changes (only the fields given) and records. */
 export interface InboxChange {
   status?: InboxStatus;
+  /** The reason a buyer declined with (kept for the stats while the request stays lost); null clears it. */
+  lostReason?: QuoteDeclineReason | null;
+  /** An accept's order: stored with the change (at most one per request). */
+  order?: OrderRecord;
   assignee?: string | null;
   firstReplyAt?: string;
   updatedAt: string;
@@ -151,6 +193,20 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
    */
   updateInbox(id: string, expectedVersion: number, change: InboxChange): Promise<InboxRecord | 'conflict' | null>;
   inboxStats(now: Date): Promise<InboxStats>;
+
+  /** Keeps a new quote link (its token's hash). */
+  saveQuoteLink(link: QuoteLink): Promise<void>;
+  /** The link with this token hash, revoked or not; null when there is none. */
+  findQuoteLink(tokenHash: string): Promise<QuoteLink | null>;
+  /** Revokes every live link of a request; answers how many. */
+  revokeQuoteLinks(quoteId: string, at: string): Promise<number>;
+  /** The order a request's accept made, if any. */
+  getOrderByQuote(quoteId: string): Promise<OrderRecord | null>;
+  /**
+   * The next order number of `year` (`2026-00042`), taken atomically across processes. Taken before the accept is
+   * written, so its mails can name it: an accept that then loses a race leaves a gap, never a duplicate.
+   */
+  nextOrderNumber(year: string): Promise<string>;
 
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -12,6 +12,7 @@ import { createApp, type RateLimits } from '../src/app.ts';
 import { Captchas } from '../src/domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from '../src/ports.ts';
+import type { QuoteViewSettings } from '../src/domain/quote-view.ts';
 
 export const PRODUCT = { id: 'p-1', name: 'Hydraulic Filter <HF-1>', sku: 'SKU-HF1', partNumber: '1R-0750' };
 export const SELLER = 'seller@example.com';
@@ -101,6 +102,8 @@ export interface ServiceOptions {
   redis?: Redis;
   /** Another logger than the silent one (a test reading the logs). */
   logger?: Logger;
+  /** The quote links' settings (a test shortens the grace period). */
+  quoteView?: Partial<QuoteViewSettings>;
 }
 
 /** The quotes service as main.ts builds it, on real embedded adapters in a temp DATA_DIR, on a free port. */
@@ -126,10 +129,11 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     mail: { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' },
     outbox,
     // Confirmations per recipient as main.ts has them by default: a test that counts buyer mails uses its own addresses.
-    rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, confirmationsPerDay: 3, ...opts.rateLimits },
+    rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, quoteView: 1000, confirmationsPerDay: 3, ...opts.rateLimits },
     adminEmails: ADMINS,
     serviceToken: SERVICE_TOKEN,
     redis: opts.redis,
+    quoteView: { publicUrl: 'https://shop.example', graceDays: 30, defaultValidityDays: 30, ...opts.quoteView },
   });
   outbox.start();
   const http = await listen(app);

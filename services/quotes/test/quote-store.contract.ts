@@ -355,6 +355,42 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
       }
     });
 
+    it("keeps buyers' quote links by hash, revokes them, numbers orders per year and stores one order per request", async () => {
+      const store = await make();
+      try {
+        const q = quote();
+        await store.saveQuoteRequest(q, []);
+        const at = new Date().toISOString();
+        await store.saveQuoteLink({ tokenHash: `h-${q.id}-1`, quoteId: q.id, createdAt: at, revokedAt: null });
+        await store.saveQuoteLink({ tokenHash: `h-${q.id}-2`, quoteId: q.id, createdAt: at, revokedAt: null });
+        expect(await store.findQuoteLink(`h-${q.id}-1`)).toEqual({ tokenHash: `h-${q.id}-1`, quoteId: q.id, createdAt: at, revokedAt: null });
+        expect(await store.findQuoteLink('no-such-hash')).toBeNull();
+        expect(await store.revokeQuoteLinks(q.id, at)).toBe(2);
+        expect(await store.revokeQuoteLinks(q.id, at)).toBe(0);
+        expect((await store.findQuoteLink(`h-${q.id}-2`))?.revokedAt).toBe(at);
+
+        const year = `${2100 + (seq % 800)}`;
+        const numbers = await Promise.all([1, 2, 3].map(() => store.nextOrderNumber(year)));
+        expect(numbers.sort()).toEqual([`${year}-00001`, `${year}-00002`, `${year}-00003`]);
+        const order = (n: string, id: string) => ({
+          id, number: n, quoteId: q.id, quoteVersion: 1, status: 'confirmed' as const, poNumber: 'PO-1',
+          delivery: { company: 'Co', address: '1 Road', contactName: 'Ada', contactPhone: '' }, note: '',
+          lines: [{ productId: 'p-1', productSku: 'SKU-1', productName: 'Filter', quantity: 2, unitPrice: 3.5, currency: 'USD', leadTime: null }],
+          customerName: 'Ada', customerEmail: 'ada@example.com', createdAt: at, updatedAt: at, version: 0,
+        });
+        expect(await store.getOrderByQuote(q.id)).toBeNull();
+        const won = await store.updateInbox(q.id, 0, { status: 'won', updatedAt: at, events: [], mails: [], order: order(numbers[0]!, `o-${q.id}-1`) });
+        expect(won).toMatchObject({ status: 'won', version: 1 });
+        expect(await store.getOrderByQuote(q.id)).toEqual(order(numbers[0]!, `o-${q.id}-1`));
+        // A second order for the request, even at its current version, is refused and changes nothing.
+        expect(await store.updateInbox(q.id, 1, { status: 'closed', updatedAt: at, events: [], mails: [], order: order(numbers[1]!, `o-${q.id}-2`) })).toBe('conflict');
+        expect(await store.getInbox(q.id)).toMatchObject({ status: 'won', version: 1 });
+        expect((await store.getOrderByQuote(q.id))?.number).toBe(numbers[0]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('exports every entry under a filter, newest first, and counts the numbers staff watch', async () => {
       const store = await make();
       try {

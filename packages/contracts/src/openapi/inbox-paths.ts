@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   InboxDetailSchema,
   InboxListResponseSchema,
@@ -102,6 +103,16 @@ export const inboxPaths: Paths = {
           428,
         ),
       },
+    },
+  },
+  '/api/admin/quotes/{id}/revoke-links': {
+    post: {
+      tags,
+      operationId: 'revokeBuyerQuoteLinks',
+      summary: "Withdraw every link to the buyer's quote page sent so far (the next reply sends a new one)",
+      security: staffOrKey('quotes:write'),
+      parameters: requestId,
+      responses: { 200: json(z.object({ revoked: z.number().int().describe('How many links were withdrawn') }), 'Withdrawn'), ...errors(...KEY_ERRORS, 404) },
     },
   },
 };

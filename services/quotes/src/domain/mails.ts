@@ -1,5 +1,5 @@
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
-import type { OutboxMail } from '../ports.ts';
+import type { OutboxMail, QuotedLine } from '../ports.ts';
 
 /** Every piece of user text goes through this before it reaches an HTML body. */
 export function escapeHtml(text: string): string {
@@ -180,14 +180,7 @@ export function contactMails(c: ContactMessage, s: MailSettings): OutboxMail[] {
   ];
 }
 
-export interface ReplyLine {
-  productSku: string;
-  productName: string;
-  quantity: number;
-  unitPrice: number | null;
-  currency: string | null;
-  leadTime: string | null;
-}
+type ReplyLine = QuotedLine;
 
 const money = (n: number, currency: string | null) => `${n.toFixed(2)}${currency ? ` ${currency}` : ''}`;
 
@@ -200,6 +193,8 @@ export function replyMail(
   reply: { message: string; lines: ReplyLine[]; validUntil: string | null },
   n: number,
   s: MailSettings,
+  /** The buyer's quote page (a quote's reply): where they accept, ask for changes or decline. */
+  link?: string,
 ): OutboxMail {
   const id = `${r.kind}-${r.id}-reply-${n}`;
   const head = ['Part', 'SKU', 'Qty', 'Unit price', 'Line total', 'Lead time'];
@@ -219,6 +214,7 @@ export function replyMail(
     reply.message,
     ...(rows.length ? ['', ...rows.map((row) => head.map((h, i) => `${h}: ${row[i]}`).join(' | '))] : []),
     ...(valid ? ['', valid] : []),
+    ...(link ? ['', `To accept this quote, ask for changes or decline it, open your quote page:`, link] : []),
     '',
     `Reference: ${r.id}`,
     s.siteName,
@@ -230,7 +226,11 @@ export function replyMail(
   const html = page(
     r.kind === 'quote' ? 'Your quotation' : 'Our reply',
     `<p>${escapeHtml(greeting)}</p><p style="white-space:pre-wrap">${escapeHtml(reply.message)}</p>${priceTable}` +
-      `${valid ? `<p>${escapeHtml(valid)}</p>` : ''}<p>Reference: ${escapeHtml(r.id)}<br>${escapeHtml(s.siteName)}</p>`,
+      `${valid ? `<p>${escapeHtml(valid)}</p>` : ''}` +
+      (link
+        ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 18px;background:#f5b301;color:#17191c;font-weight:bold;text-decoration:none;border-radius:4px">View, accept or change this quote</a></p>`
+        : '') +
+      `<p>Reference: ${escapeHtml(r.id)}<br>${escapeHtml(s.siteName)}</p>`,
   );
   return {
     id,
@@ -244,4 +244,49 @@ export function replyMail(
       messageId: `<${id}@${s.messageDomain}>`,
     },
   };
+}
+
+/**
+ * What a buyer answered on their quote page, told to the seller (and, for an accept, confirmed to the buyer). `n` is
+ * the request's version after the change: the mails' ids stay unique and stable.
+ */
+export function buyerAnswerMails(
+  r: { id: string; customerName: string; customerEmail: string; subject: string },
+  answer: { what: string; details: [string, string][]; order?: { number: string; lines: ReplyLine[]; poNumber: string } },
+  n: number,
+  s: MailSettings,
+  link: string,
+): OutboxMail[] {
+  const mails: OutboxMail[] = [];
+  const rows: [string, string][] = [['Reference', r.id], ['Buyer', `${r.customerName} <${r.customerEmail}>`], ...answer.details];
+  const sellerId = `quote-${r.id}-answer-${n}-seller`;
+  mails.push({
+    id: sellerId,
+    refId: r.id,
+    message: {
+      to: s.sellerEmail,
+      replyTo: r.customerEmail,
+      subject: oneLine(`${answer.what}: ${r.subject} (ref ${r.id.slice(0, 8)})`),
+      text: [`${answer.what}.`, '', textRows(rows)].join('\n'),
+      html: page(answer.what, table(rows)),
+      messageId: `<${sellerId}@${s.messageDomain}>`,
+    },
+  });
+  if (answer.order) {
+    const o = answer.order;
+    const id = `quote-${r.id}-order-${n}`;
+    const lineText = o.lines.map((l) => `${l.quantity} x ${l.productName} (${l.productSku})${l.unitPrice === null ? '' : ` at ${money(l.unitPrice, l.currency)}`}`);
+    const text = [`Dear ${r.customerName},`, '', `Thank you for your order ${o.number} (your PO ${o.poNumber}).`, '', ...lineText, '', `Your quote page: ${link}`, '', s.siteName].join('\n');
+    const html = page(
+      `Order ${o.number} confirmed`,
+      `<p>Dear ${escapeHtml(r.customerName)},</p><p>Thank you for your order ${escapeHtml(o.number)} (your PO ${escapeHtml(o.poNumber)}).</p>` +
+        `<ul>${lineText.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul><p><a href="${escapeHtml(link)}">Your quote page</a></p><p>${escapeHtml(s.siteName)}</p>`,
+    );
+    mails.push({
+      id,
+      refId: r.id,
+      message: { to: r.customerEmail, replyTo: s.sellerEmail, subject: oneLine(`Order ${o.number} confirmed (ref ${r.id.slice(0, 8)})`), text, html, messageId: `<${id}@${s.messageDomain}>` },
+    });
+  }
+  return mails;
 }

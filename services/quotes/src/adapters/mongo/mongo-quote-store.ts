@@ -3,7 +3,20 @@ import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import { INBOX_STATUSES, type InboxEvent, type InboxStats, type InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
-import type { CaptchaTake, ConfirmationQuota, InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
+import { orderNumber } from '../../domain/orders.ts';
+import type {
+  CaptchaTake,
+  ConfirmationQuota,
+  InboxChange,
+  InboxFilter,
+  InboxPage,
+  InboxRecord,
+  OrderRecord,
+  OutboxEntry,
+  OutboxMail,
+  QuoteLink,
+  QuoteStore,
+} from '../../ports.ts';
 
 interface QuoteDoc extends Omit<QuoteRequest, 'id'> {
   _id: string;
@@ -33,7 +46,26 @@ interface InboxDoc extends Omit<InboxRecord, 'id' | 'firstLine' | 'lineCount'> {
   /** A change's mails and events until they are in the outbox and history (see updateInbox). */
   unqueuedMails?: string;
   unrecordedEvents?: string;
+  /** An accept's order until it is in the orders collection (see updateInbox). */
+  unsavedOrder?: string;
+  /** The reason a buyer declined with (issue 34). */
+  lostReason?: string | null;
 }
+interface LinkDoc {
+  /** The SHA-256 of the token. */
+  _id: string;
+  quoteId: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+interface OrderDoc extends Omit<OrderRecord, 'id'> {
+  _id: string;
+  /** Set while its accept is being written (see claimOrder). */
+  pendingSince?: Date | null;
+}
+
+/** A pending order older than this belongs to an accept whose process died before finishing it. */
+const ORDER_PENDING_MS = 60_000;
 interface EventDoc extends InboxEvent {
   /** `<item id>:<version, 9 digits>:<n>`: stable, so a recovery that records an event twice records it once. */
   _id: string;
@@ -69,7 +101,7 @@ const escapeRegex = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const anyStatus = () => ({ $in: [...INBOX_STATUSES] }); // a new one each time: mongoose casts a filter in place
 
 function docToRecord(d: InboxDoc): InboxRecord {
-  const { _id, search: _s, unqueuedMails: _m, unrecordedEvents: _e, ...rest } = d as InboxDoc & { _id: string };
+  const { _id, search: _s, unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, ...rest } = d as InboxDoc & { _id: string };
   const lines = rest.lines ?? [];
   return { ...rest, id: _id, lines, assignee: rest.assignee ?? null, firstReplyAt: rest.firstReplyAt ?? null, firstLine: lines[0] ?? null, lineCount: lines.length };
 }
@@ -104,6 +136,10 @@ export class MongoQuoteStore implements QuoteStore {
   private readonly claims: Model<CaptchaDoc & { leaseUntil: Date }>;
   private readonly inbox: Model<InboxDoc>;
   private readonly events: Model<EventDoc>;
+  private readonly links: Model<LinkDoc>;
+  private readonly orders: Model<OrderDoc>;
+  /** The order numbers taken, one document each (see nextOrderNumber). */
+  private readonly counters: Model<{ _id: string; year: string; n: number }>;
   private pruneClaimsAt = 0;
 
   private constructor(private readonly conn: Connection) {
@@ -189,6 +225,37 @@ export class MongoQuoteStore implements QuoteStore {
       new mongoose.Schema({ _id: str, leaseUntil: { type: Date, required: true, index: true } }, { ...opts, collection: 'outbox_claims' }),
     );
     ({ inbox: this.inbox, events: this.events } = this.inboxModels(conn));
+    const linkSchema = new mongoose.Schema<LinkDoc>(
+      { _id: str, quoteId: str, createdAt: str, revokedAt: { type: String, default: null } },
+      { ...opts, collection: 'quote_links' },
+    );
+    linkSchema.index({ quoteId: 1, revokedAt: 1 });
+    this.links = conn.model<LinkDoc>('QuoteLink', linkSchema);
+    const orderSchema = new mongoose.Schema<OrderDoc>(
+      {
+        _id: str,
+        number: { type: String, required: true, unique: true },
+        quoteId: { type: String, required: true, unique: true },
+        quoteVersion: Number,
+        status: str,
+        poNumber: str,
+        delivery: mongoose.Schema.Types.Mixed,
+        note: optStr,
+        lines: [mongoose.Schema.Types.Mixed],
+        customerName: str,
+        customerEmail: str,
+        createdAt: str,
+        updatedAt: str,
+        version: Number,
+        pendingSince: { type: Date, default: null },
+      },
+      { ...opts, collection: 'orders' },
+    );
+    orderSchema.index({ createdAt: -1, _id: -1 });
+    this.orders = conn.model<OrderDoc>('Order', orderSchema);
+    const numberSchema = new mongoose.Schema({ _id: str, year: str, n: { type: Number, required: true } }, { ...opts, collection: 'order_numbers' });
+    numberSchema.index({ year: 1, n: -1 });
+    this.counters = conn.model<{ _id: string; year: string; n: number }>('OrderNumber', numberSchema);
   }
 
   private inboxModels(conn: Connection) {
@@ -215,6 +282,8 @@ export class MongoQuoteStore implements QuoteStore {
         search: optStr,
         unqueuedMails: { type: String, index: { sparse: true } },
         unrecordedEvents: String,
+        unsavedOrder: String,
+        lostReason: { type: String, default: null },
       },
       { ...opts, collection: 'inbox' },
     );
@@ -235,6 +304,7 @@ export class MongoQuoteStore implements QuoteStore {
         to: { type: String, default: null },
         text: { type: String, default: null },
         reply: { type: mongoose.Schema.Types.Mixed, default: null },
+        buyer: { type: mongoose.Schema.Types.Mixed, default: undefined },
       },
       { ...opts, collection: 'inbox_events' },
     );
@@ -248,7 +318,7 @@ export class MongoQuoteStore implements QuoteStore {
     if (opts.onCommand) conn.on('commandStarted', opts.onCommand);
     await conn.asPromise();
     const store = new MongoQuoteStore(conn);
-    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.challenges.init(), store.quotas.init(), store.claims.init(), store.inbox.init(), store.events.init()]);
+    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.challenges.init(), store.quotas.init(), store.claims.init(), store.inbox.init(), store.events.init(), store.links.init(), store.orders.init(), store.counters.init()]);
     await store.backfillInbox();
     return store;
   }
@@ -352,18 +422,88 @@ export class MongoQuoteStore implements QuoteStore {
         await model.updateOne({ _id: d._id }, { $unset: { unqueuedMails: 1 } });
       }
     }
-    const changes = await this.inbox.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1 }).limit(100).lean();
-    for (const d of changes) await this.finishChange(d._id, d.unqueuedMails, d.unrecordedEvents);
+    const changes = await this.inbox.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1, unsavedOrder: 1 }).limit(100).lean();
+    for (const d of changes) await this.finishChange(d._id, d.unqueuedMails, d.unrecordedEvents, d.unsavedOrder);
   }
 
-  private async finishChange(id: string, mails: string | undefined, events: string | undefined) {
+  private async finishChange(id: string, mails: string | undefined, events: string | undefined, order?: string) {
+    if (order) await this.insertOrder(JSON.parse(order) as OrderRecord);
     if (mails) await this.enqueue(JSON.parse(mails) as OutboxMail[]);
     for (const e of events ? (JSON.parse(events) as EventDoc[]) : []) {
       await this.events.updateOne({ _id: e._id }, { $setOnInsert: e }, { upsert: true }).catch((err: unknown) => {
         if (!isDuplicateKey(err)) throw err;
       });
     }
-    await this.inbox.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1 } });
+    await this.inbox.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1, unsavedOrder: 1 } });
+  }
+
+  /**
+   * An accept's order goes in first, marked pending: the unique index on its request decides which of two
+   * simultaneous accepts wins, whatever the server makes of two conditional updates at once (FerretDB let both
+   * through). False: the request has an order already. A pending order left by a process that died before its
+   * inbox update is taken away after ORDER_PENDING_MS.
+   */
+  private async claimOrder(o: OrderRecord): Promise<boolean> {
+    const { id, ...rest } = o;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.orders.create({ _id: id, ...rest, pendingSince: new Date() });
+        return true;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const stale = await this.orders.deleteOne({ quoteId: o.quoteId, pendingSince: { $lt: new Date(Date.now() - ORDER_PENDING_MS) } });
+        if (stale.deletedCount === 0) return false;
+      }
+    }
+    return false;
+  }
+
+  /** The order of a change that went through: no longer pending (a recovery finds it claimed, or claims it now). */
+  private async insertOrder(o: OrderRecord) {
+    const { id, ...rest } = o;
+    await this.orders.create({ _id: id, ...rest, pendingSince: null }).catch((err: unknown) => {
+      if (!isDuplicateKey(err)) throw err;
+    });
+    await this.orders.updateOne({ _id: id }, { $set: { pendingSince: null } });
+  }
+
+  /**
+   * Each number taken is a document of its own (`<year>:<n>`), inserted after the year's highest: the unique _id
+   * decides between simultaneous takers, and the loser tries the next. (A counter's $inc was not enough: FerretDB
+   * gave two simultaneous takers the same number.)
+   */
+  async nextOrderNumber(year: string): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const last = await this.counters.findOne({ year }, { n: 1 }).sort({ n: -1 }).lean();
+      const n = (last?.n ?? 0) + 1;
+      try {
+        await this.counters.create({ _id: `${year}:${n}`, year, n });
+        return orderNumber(year, n);
+      } catch (err) {
+        if (!isDuplicateKey(err) || attempt >= 100) throw err;
+      }
+    }
+  }
+
+  async saveQuoteLink(link: QuoteLink): Promise<void> {
+    const { tokenHash, ...rest } = link;
+    await this.links.create({ _id: tokenHash, ...rest });
+  }
+
+  async findQuoteLink(tokenHash: string): Promise<QuoteLink | null> {
+    const d = await this.links.findById(tokenHash).lean();
+    return d ? { tokenHash: d._id, quoteId: d.quoteId, createdAt: d.createdAt, revokedAt: d.revokedAt ?? null } : null;
+  }
+
+  async revokeQuoteLinks(quoteId: string, at: string): Promise<number> {
+    return (await this.links.updateMany({ quoteId, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount;
+  }
+
+  async getOrderByQuote(quoteId: string): Promise<OrderRecord | null> {
+    const d = await this.orders.findOne({ quoteId }).lean();
+    if (!d || d.pendingSince) return null;
+    const { _id, pendingSince: _p, ...rest } = d;
+    return { id: _id, ...rest } as OrderRecord;
   }
 
   private filter(f: InboxFilter, withStatus = true): Record<string, unknown> {
@@ -410,7 +550,16 @@ export class MongoQuoteStore implements QuoteStore {
 
   async inboxHistory(id: string): Promise<InboxEvent[]> {
     const docs = await this.events.find({ itemId: id }).sort({ _id: 1 }).lean();
-    return docs.map(({ at, actor, type, from, to, text, reply }) => ({ at, actor, type, from: from ?? null, to: to ?? null, text: text ?? null, reply: reply ?? null }));
+    return docs.map(({ at, actor, type, from, to, text, reply, buyer }) => ({
+      at,
+      actor,
+      type,
+      from: from ?? null,
+      to: to ?? null,
+      text: text ?? null,
+      reply: reply ?? null,
+      ...(buyer ? { buyer } : {}),
+    }));
   }
 
   /**
@@ -424,21 +573,27 @@ export class MongoQuoteStore implements QuoteStore {
     const version = expectedVersion + 1;
     const events: EventDoc[] = change.events.map((e, i) => ({ ...e, _id: `${id}:${String(version).padStart(9, '0')}:${i}`, itemId: id }));
     const set: Record<string, unknown> = { updatedAt: change.updatedAt, version, unqueuedMails: JSON.stringify(change.mails), unrecordedEvents: JSON.stringify(events) };
+    if (change.order) set.unsavedOrder = JSON.stringify(change.order);
+    if (change.lostReason !== undefined) set.lostReason = change.lostReason;
     if (change.status) set.status = change.status;
     if (change.assignee !== undefined) set.assignee = change.assignee;
     if (change.firstReplyAt && !d.firstReplyAt) set.firstReplyAt = change.firstReplyAt;
+    if (change.order && !(await this.claimOrder(change.order))) return 'conflict';
     const res = await this.inbox.updateOne({ _id: id, version: expectedVersion }, { $set: set });
-    if (res.matchedCount === 0) return 'conflict';
+    if (res.matchedCount === 0) {
+      if (change.order) await this.orders.deleteOne({ _id: change.order.id, pendingSince: { $ne: null } });
+      return 'conflict';
+    }
     if (d.kind === 'quote' && change.status) await this.quotes.updateOne({ _id: id }, { $set: { status: change.status } });
-    await this.finishChange(id, set.unqueuedMails as string, set.unrecordedEvents as string);
-    const { unqueuedMails: _m, unrecordedEvents: _e, ...fields } = set;
+    await this.finishChange(id, set.unqueuedMails as string, set.unrecordedEvents as string, set.unsavedOrder as string | undefined);
+    const { unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, ...fields } = set;
     return docToRecord({ ...(d as InboxDoc), ...fields } as InboxDoc);
   }
 
   async inboxStats(now: Date): Promise<InboxStats> {
     const t = now.getTime();
     const iso = (ms: number) => new Date(ms).toISOString();
-    const [week, replied, decided, top] = await Promise.all([
+    const [week, replied, decided, top, reasons] = await Promise.all([
       this.inbox.countDocuments({ status: anyStatus(), kind: 'quote', createdAt: { $gte: iso(t - 7 * DAY_MS) } }),
       this.inbox.find({ status: anyStatus(), firstReplyAt: { $ne: null }, createdAt: { $gte: iso(t - 90 * DAY_MS) } }, { createdAt: 1, firstReplyAt: 1 }).lean(),
       this.inbox.aggregate<{ _id: string; n: number }>([{ $match: { status: { $in: ['won', 'lost'] } } }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
@@ -446,9 +601,15 @@ export class MongoQuoteStore implements QuoteStore {
       this.inbox.aggregate<{ _id: { productId: string; productSku: string; productName: string }; requests: number }>([
         { $match: { status: { $in: INBOX_STATUSES.filter((st) => st !== 'spam') }, kind: 'quote', createdAt: { $gte: iso(t - 30 * DAY_MS) } } },
         { $unwind: '$lines' },
+        // A free-text line (no catalogue part) is not a part.
+        { $match: { 'lines.productId': { $ne: '' } } },
         { $group: { _id: { productId: '$lines.productId', productSku: '$lines.productSku', productName: '$lines.productName' }, requests: { $sum: 1 } } },
         { $sort: { requests: -1, '_id.productSku': 1 } },
         { $limit: 5 },
+      ]),
+      this.inbox.aggregate<{ _id: string; n: number }>([
+        { $match: { status: 'lost', lostReason: { $ne: null } } },
+        { $group: { _id: '$lostReason', n: { $sum: 1 } } },
       ]),
     ]);
     const hours = median(replied.map((r) => (Date.parse(r.firstReplyAt!) - Date.parse(r.createdAt)) / 3_600_000));
@@ -459,6 +620,9 @@ export class MongoQuoteStore implements QuoteStore {
       medianHoursToFirstReply: hours === null ? null : Math.round(hours * 10) / 10,
       shareWon: won + lost ? Math.round((won / (won + lost)) * 1000) / 1000 : null,
       topParts: top.map((p) => ({ ...p._id, requests: p.requests })),
+      lostReasons: reasons
+        .map((r) => ({ reason: r._id as InboxStats['lostReasons'][number]['reason'], requests: r.n }))
+        .sort((a, b) => b.requests - a.requests || a.reason.localeCompare(b.reason)),
     };
   }
 

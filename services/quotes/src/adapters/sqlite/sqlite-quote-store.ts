@@ -6,7 +6,20 @@ import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { INBOX_STATUSES } from '@forgeline/contracts/quote-inbox';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
-import type { CaptchaTake, ConfirmationQuota, InboxChange, InboxFilter, InboxPage, InboxRecord, OutboxEntry, OutboxMail, QuoteStore } from '../../ports.ts';
+import { orderNumber } from '../../domain/orders.ts';
+import type {
+  CaptchaTake,
+  ConfirmationQuota,
+  InboxChange,
+  InboxFilter,
+  InboxPage,
+  InboxRecord,
+  OrderRecord,
+  OutboxEntry,
+  OutboxMail,
+  QuoteLink,
+  QuoteStore,
+} from '../../ports.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS quote_requests (
@@ -112,7 +125,68 @@ CREATE TABLE IF NOT EXISTS inbox_events (
   reply TEXT
 );
 CREATE INDEX IF NOT EXISTS inbox_events_item ON inbox_events (item_id, seq);
+-- The buyers' quote links: the SHA-256 of each token, never the token.
+CREATE TABLE IF NOT EXISTS quote_links (
+  token_hash TEXT PRIMARY KEY,
+  quote_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS quote_links_quote ON quote_links (quote_id);
+-- Orders: one per request at most (an accept), numbered per year from order_counters (nextOrderNumber).
+CREATE TABLE IF NOT EXISTS orders (
+  id TEXT PRIMARY KEY,
+  number TEXT NOT NULL UNIQUE,
+  quote_id TEXT NOT NULL UNIQUE,
+  quote_version INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  po_number TEXT NOT NULL,
+  delivery TEXT NOT NULL,
+  note TEXT NOT NULL,
+  lines TEXT NOT NULL,
+  customer_name TEXT NOT NULL,
+  customer_email TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  version INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS orders_created ON orders (created_at, id);
+CREATE TABLE IF NOT EXISTS order_counters (year TEXT PRIMARY KEY, n INTEGER NOT NULL);
 `;
+
+interface OrderRow {
+  id: string;
+  number: string;
+  quote_id: string;
+  quote_version: number;
+  status: OrderRecord['status'];
+  po_number: string;
+  delivery: string;
+  note: string;
+  lines: string;
+  customer_name: string;
+  customer_email: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+const toOrder = (r: OrderRow): OrderRecord => ({
+  id: r.id,
+  number: r.number,
+  quoteId: r.quote_id,
+  quoteVersion: r.quote_version,
+  status: r.status,
+  poNumber: r.po_number,
+  delivery: JSON.parse(r.delivery) as OrderRecord['delivery'],
+  note: r.note,
+  lines: JSON.parse(r.lines) as OrderRecord['lines'],
+  customerName: r.customer_name,
+  customerEmail: r.customer_email,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  version: r.version,
+});
 
 interface InboxRow {
   id: string;
@@ -141,6 +215,7 @@ interface EventRow {
   to_value: string | null;
   text: string | null;
   reply: string | null;
+  buyer: string | null;
 }
 
 function toRecord(r: InboxRow): InboxRecord {
@@ -263,9 +338,15 @@ export class SqliteQuoteStore implements QuoteStore {
     this.fast.pragma('synchronous = NORMAL');
     this.fast.pragma('busy_timeout = 5000');
     // Multi-part requests (lines, JSON) came after the first databases were made.
-    if (!(this.db.pragma('table_info(quote_requests)') as { name: string }[]).some((c) => c.name === 'lines')) {
-      this.db.exec('ALTER TABLE quote_requests ADD COLUMN lines TEXT');
-    }
+    const addColumn = (table: string, column: string) => {
+      if (!(this.db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column)) {
+        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+      }
+    };
+    addColumn('quote_requests', 'lines');
+    // The buyer's quote page (issue 34) came after that: the buyer's answers in the history, a decline's reason.
+    addColumn('inbox_events', 'buyer');
+    addColumn('inbox', 'lost_reason');
     this.backfillInbox();
   }
 
@@ -657,6 +738,7 @@ export class SqliteQuoteStore implements QuoteStore {
       to: r.to_value,
       text: r.text,
       reply: r.reply ? (JSON.parse(r.reply) as InboxEvent['reply']) : null,
+      ...(r.buyer ? { buyer: JSON.parse(r.buyer) as InboxEvent['buyer'] } : {}),
     }));
   }
 
@@ -665,6 +747,7 @@ export class SqliteQuoteStore implements QuoteStore {
       const r = this.db.prepare('SELECT * FROM inbox WHERE id = ?').get(id) as InboxRow | undefined;
       if (!r) return null;
       if (r.version !== expectedVersion) return 'conflict' as const;
+      if (change.order && this.db.prepare('SELECT 1 FROM orders WHERE quote_id = ?').get(id)) return 'conflict' as const;
       const next: InboxRow = {
         ...r,
         status: change.status ?? r.status,
@@ -682,8 +765,10 @@ export class SqliteQuoteStore implements QuoteStore {
       }
       if (next.status !== r.status) this.noteStatus(this.db.prepare('SELECT rowid FROM inbox WHERE id = ?').pluck().get(id) as number, next.status);
       if (next.status !== r.status && r.kind === 'quote') this.db.prepare('UPDATE quote_requests SET status = ? WHERE id = ?').run(next.status, id);
-      const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-      for (const e of change.events) ev.run(id, e.at, e.actor, e.type, e.from, e.to, e.text, e.reply ? JSON.stringify(e.reply) : null);
+      if (change.lostReason !== undefined) this.db.prepare('UPDATE inbox SET lost_reason = ? WHERE id = ?').run(change.lostReason, id);
+      const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply, buyer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const e of change.events) ev.run(id, e.at, e.actor, e.type, e.from, e.to, e.text, e.reply ? JSON.stringify(e.reply) : null, e.buyer ? JSON.stringify(e.buyer) : null);
+      if (change.order) this.insertOrder(change.order);
       this.insertMails(change.mails, Date.now());
       return toRecord(next);
     });
@@ -705,7 +790,7 @@ export class SqliteQuoteStore implements QuoteStore {
         `SELECT json_extract(l.value, '$.productId') AS productId, json_extract(l.value, '$.productSku') AS productSku,
            json_extract(l.value, '$.productName') AS productName, count(*) AS requests
          FROM inbox, json_each(inbox.lines) AS l
-         WHERE inbox.kind = 'quote' AND inbox.created_at >= ? AND inbox.status != 'spam'
+         WHERE inbox.kind = 'quote' AND inbox.created_at >= ? AND inbox.status != 'spam' AND json_extract(l.value, '$.productId') != ''
          GROUP BY productId, productSku, productName ORDER BY requests DESC, productSku LIMIT 5`,
       )
       .all(iso(t - 30 * DAY_MS)) as InboxStats['topParts'];
@@ -714,7 +799,49 @@ export class SqliteQuoteStore implements QuoteStore {
       medianHoursToFirstReply: hours === null ? null : Math.round(hours * 10) / 10,
       shareWon: won + lost ? Math.round((won / (won + lost)) * 1000) / 1000 : null,
       topParts: top,
+      lostReasons: this.db
+        .prepare(`SELECT lost_reason AS reason, count(*) AS requests FROM inbox WHERE status = 'lost' AND lost_reason IS NOT NULL GROUP BY lost_reason ORDER BY requests DESC, reason`)
+        .all() as InboxStats['lostReasons'],
     };
+  }
+
+  private insertOrder(o: OrderRecord) {
+    this.db
+      .prepare(
+        `INSERT INTO orders (id, number, quote_id, quote_version, status, po_number, delivery, note, lines, customer_name, customer_email,
+           created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(o.id, o.number, o.quoteId, o.quoteVersion, o.status, o.poNumber, JSON.stringify(o.delivery), o.note, JSON.stringify(o.lines),
+        o.customerName, o.customerEmail, o.createdAt, o.updatedAt, o.version);
+  }
+
+  async nextOrderNumber(year: string): Promise<string> {
+    const n = await this.save(
+      () => this.db.prepare('INSERT INTO order_counters (year, n) VALUES (?, 1) ON CONFLICT (year) DO UPDATE SET n = n + 1 RETURNING n').pluck().get(year) as number,
+    );
+    return orderNumber(year, n);
+  }
+
+  async saveQuoteLink(link: QuoteLink): Promise<void> {
+    await this.save(() =>
+      this.db.prepare('INSERT INTO quote_links (token_hash, quote_id, created_at, revoked_at) VALUES (?, ?, ?, ?)').run(link.tokenHash, link.quoteId, link.createdAt, link.revokedAt),
+    );
+  }
+
+  async findQuoteLink(tokenHash: string): Promise<QuoteLink | null> {
+    const r = this.db.prepare('SELECT * FROM quote_links WHERE token_hash = ?').get(tokenHash) as
+      | { token_hash: string; quote_id: string; created_at: string; revoked_at: string | null }
+      | undefined;
+    return r ? { tokenHash: r.token_hash, quoteId: r.quote_id, createdAt: r.created_at, revokedAt: r.revoked_at } : null;
+  }
+
+  async revokeQuoteLinks(quoteId: string, at: string): Promise<number> {
+    return this.save(() => this.db.prepare('UPDATE quote_links SET revoked_at = ? WHERE quote_id = ? AND revoked_at IS NULL').run(at, quoteId).changes);
+  }
+
+  async getOrderByQuote(quoteId: string): Promise<OrderRecord | null> {
+    const r = this.db.prepare('SELECT * FROM orders WHERE quote_id = ?').get(quoteId) as OrderRow | undefined;
+    return r ? toOrder(r) : null;
   }
 
   async ping(): Promise<boolean> {

@@ -36,7 +36,7 @@ beforeEach(() => {
   itemReads = 0;
   server.use(
     signedIn(),
-    http.get('/api/admin/quotes/stats', () => HttpResponse.json(inboxStats({ requestsThisWeek: 7, medianHoursToFirstReply: 3, shareWon: 0.4 }))),
+    http.get('/api/admin/quotes/stats', () => HttpResponse.json(inboxStats({ requestsThisWeek: 7, medianHoursToFirstReply: 3, shareWon: 0.4, lostReasons: [{ reason: 'price', requests: 2 }, { reason: 'lead_time', requests: 1 }] }))),
     http.get('/api/admin/quotes/staff', () => HttpResponse.json(inboxStaff([ADMIN_EMAIL, 'second@forgeline.example']))),
     http.get('/api/admin/quotes', ({ request }) => {
       const q = new URL(request.url).searchParams;
@@ -95,6 +95,7 @@ describe('InboxTab: the list', () => {
     expect(await within(numbers).findByText('3 h')).toBeInTheDocument();
     expect(within(numbers).getByText('7')).toBeInTheDocument();
     expect(within(numbers).getByText('40%')).toBeInTheDocument();
+    expect(within(numbers).getByText('Declined: the price 2, the lead time 1')).toBeInTheDocument();
   });
 
   it('lists quote requests and messages with their status, sender, company and first part', async () => {
@@ -225,6 +226,26 @@ describe('InboxTab: one request', () => {
       },
     ]);
     expect(await screen.findByText('Reply sent')).toBeInTheDocument();
+  });
+
+  it("revises a quote after the buyer's answer: another quantity for a line, and the buyer's request shown in the history", async () => {
+    const r = requests.get(quote.id)!;
+    r.history.push({
+      ...event('status', null, null, 'Can you do 5 at 110?'),
+      type: 'buyer',
+      actor: 'buyer',
+      buyer: { action: 'changes', version: 1, lines: [{ quantity: 5, targetPrice: 110 }] },
+    });
+    const { user, panel } = await openQuote();
+    expect(within(panel).getByText('Asked for changes to version 1 (line 1: qty 5, target 110): Can you do 5 at 110?')).toBeInTheDocument();
+    const qty = within(panel).getByLabelText(/^Quantity/);
+    await user.clear(qty);
+    await user.type(qty, '5');
+    await user.type(within(panel).getByLabelText(/^Unit price/), '110');
+    await user.type(within(panel).getByLabelText('Message to the buyer'), 'Revised: five at 110.');
+    await user.click(within(panel).getByRole('button', { name: 'Send reply' }));
+    await waitFor(() => expect(changes).toHaveLength(1));
+    expect(changes[0]!.body).toMatchObject({ lines: [{ quantity: 5, unitPrice: 110, currency: 'USD', leadTime: null }] });
   });
 
   it('does not send a reply without a message, or with a price that is not a number', async () => {

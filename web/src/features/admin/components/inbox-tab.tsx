@@ -7,6 +7,7 @@ import {
   type InboxItem,
   type InboxStatus,
 } from '@forgeline/contracts/quote-inbox';
+import { QUOTE_DECLINE_REASON_LABELS } from '@forgeline/contracts/quote-view';
 import { productPath } from '@forgeline/contracts/slug';
 import { Download, Inbox as InboxIcon, MessageSquareReply, RefreshCw, TriangleAlert } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -34,6 +35,7 @@ const STATUS_TONE: Record<InboxStatus, string> = {
   pending: 'bg-safety text-ink',
   in_progress: 'bg-sky-100 text-sky-900',
   quoted: 'bg-violet-100 text-violet-900',
+  changes_requested: 'bg-amber-100 text-amber-900',
   won: 'bg-emerald-100 text-emerald-900',
   lost: 'bg-zinc-200 text-zinc-800',
   spam: 'bg-red-100 text-red-900',
@@ -90,7 +92,15 @@ export default function InboxTab() {
           label="Median time to first reply"
           value={stats.data ? (stats.data.medianHoursToFirstReply === null ? 'no replies yet' : `${stats.data.medianHoursToFirstReply} h`) : '—'}
         />
-        <Stat label="Share won" value={stats.data ? (stats.data.shareWon === null ? 'none decided' : `${Math.round(stats.data.shareWon * 100)}%`) : '—'} />
+        <Stat
+          label="Share won"
+          value={stats.data ? (stats.data.shareWon === null ? 'none decided' : `${Math.round(stats.data.shareWon * 100)}%`) : '—'}
+          note={
+            stats.data?.lostReasons.length
+              ? `Declined: ${stats.data.lostReasons.map((r) => `${QUOTE_DECLINE_REASON_LABELS[r.reason].toLowerCase()} ${r.requests}`).join(', ')}`
+              : undefined
+          }
+        />
         <div className="rounded-lg border border-zinc-200 bg-white p-4">
           <p className="text-xs font-bold uppercase tracking-wider text-steel">Top requested parts (30 days)</p>
           {stats.data?.topParts.length ? (
@@ -248,11 +258,12 @@ function TextAreaField(props: { id: string; label: string; value: string; onChan
   );
 }
 
-function Stat({ label, value }: { label: string; value: string }) {
+function Stat({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
     <div className="rounded-lg border border-zinc-200 bg-white p-4">
       <p className="text-xs font-bold uppercase tracking-wider text-steel">{label}</p>
       <p className="mt-1 font-display text-2xl font-extrabold text-ink">{value}</p>
+      {note ? <p className="mt-1 text-xs text-steel">{note}</p> : null}
     </div>
   );
 }
@@ -454,7 +465,9 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
                         ? `Assigned to ${h.to ?? 'nobody'}`
                         : h.type === 'note'
                           ? `Note: ${h.text}`
-                          : `Replied to ${h.to}: ${h.text}`}
+                          : h.type === 'buyer'
+                            ? buyerAnswerText(h)
+                            : `Replied to ${h.to}: ${h.text}`}
                   </p>
                 </li>
               ))}
@@ -465,6 +478,19 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
       </div>
     </section>
   );
+}
+
+/** A buyer's answer on their quote page, as one line of the history. */
+function buyerAnswerText(h: InboxDetail['history'][number]): string {
+  const b = h.buyer;
+  if (!b) return h.text ?? '';
+  if (b.action === 'accept') return `Accepted version ${b.version}: order ${b.orderNumber ?? ''} (PO ${b.poNumber ?? '-'})${h.text ? `. Note: ${h.text}` : ''}`;
+  if (b.action === 'decline') return `Declined: ${b.reason ? QUOTE_DECLINE_REASON_LABELS[b.reason] : 'no reason'}${h.text ? `. ${h.text}` : ''}`;
+  const asked = (b.lines ?? []).flatMap((l, i) => {
+    const wants = [l.quantity !== null ? `qty ${l.quantity}` : '', l.targetPrice !== null ? `target ${l.targetPrice}` : ''].filter(Boolean);
+    return wants.length ? [`line ${i + 1}: ${wants.join(', ')}`] : [];
+  });
+  return `Asked for changes to version ${b.version}${asked.length ? ` (${asked.join('; ')})` : ''}: ${h.text ?? ''}`;
 }
 
 function ReplyForm({
@@ -480,7 +506,7 @@ function ReplyForm({
   const [message, setMessage] = useState('');
   const [currency, setCurrency] = useState('USD');
   const [validUntil, setValidUntil] = useState('');
-  const [lines, setLines] = useState(() => request.lines.map(() => ({ price: '', lead: '' })));
+  const [lines, setLines] = useState(() => request.lines.map((l) => ({ qty: String(l.quantity), price: '', lead: '' })));
   const [error, setError] = useState<string | null>(null);
   const canReply = request.status === (request.kind === 'quote' ? 'quoted' : 'closed') || INBOX_TRANSITIONS[request.status].includes(request.kind === 'quote' ? 'quoted' : 'closed');
 
@@ -489,10 +515,18 @@ function ReplyForm({
     if (!message.trim()) return setError('Write a message to the buyer.');
     const bad = lines.findIndex((l) => l.price.trim() !== '' && !(Number(l.price) >= 0));
     if (bad >= 0) return setError(`Line ${bad + 1}: the price must be a number.`);
+    const badQty = lines.findIndex((l) => !/^\d+$/.test(l.qty.trim()) || Number(l.qty) < 1);
+    if (badQty >= 0) return setError(`Line ${badQty + 1}: the quantity must be a whole number of at least 1.`);
     setError(null);
     const sent = await onSend({
       message: message.trim(),
-      lines: lines.map((l) => ({ unitPrice: l.price.trim() === '' ? null : Number(l.price), currency: currency.trim() || null, leadTime: l.lead.trim() || null })),
+      lines: lines.map((l, i) => ({
+        // Another quantity than asked (a revised quote, after the buyer asked for changes); else as requested.
+        ...(Number(l.qty) !== request.lines[i]?.quantity ? { quantity: Number(l.qty) } : {}),
+        unitPrice: l.price.trim() === '' ? null : Number(l.price),
+        currency: currency.trim() || null,
+        leadTime: l.lead.trim() || null,
+      })),
       validUntil: validUntil || null,
     });
     if (sent) setMessage('');
@@ -507,10 +541,19 @@ function ReplyForm({
       {request.lines.length ? (
         <div className="space-y-2">
           {request.lines.map((l, i) => (
-            <div key={`${l.productId}-${i}`} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_8rem_10rem]">
+            <div key={`${l.productId}-${i}`} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_6rem_8rem_10rem]">
               <span className="self-center truncate text-sm font-mono">
-                {l.productSku} × {l.quantity}
+                {l.productSku || l.productName} × {l.quantity}
               </span>
+              <label className="text-xs font-semibold text-steel">
+                Quantity ({l.productSku || `line ${i + 1}`})
+                <input
+                  inputMode="numeric"
+                  value={lines[i]?.qty ?? ''}
+                  onChange={(e) => setLines((ls) => ls.map((x, j) => (j === i ? { ...x, qty: e.target.value } : x)))}
+                  className={`${formControlClass} w-full`}
+                />
+              </label>
               <label className="text-xs font-semibold text-steel">
                 Unit price ({l.productSku})
                 <input

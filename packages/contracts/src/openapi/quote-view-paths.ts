@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { QuoteAcceptResponseSchema, QuoteAcceptSchema, QuoteChangesSchema, QuoteDeclineSchema, QuoteViewSchema } from '../quote-view.ts';
+import { body, errors, json, open, parameters, type ErrorCode, type Paths } from './shared.ts';
+
+const tags = ['Buyer quote page'];
+const token = parameters(
+  z.object({ token: z.string().describe("The quote link's token (43 characters, base64url), from the reply mail: the only key to the page") }),
+  'path',
+);
+const GONE: ErrorCode = [404, 'No such link: unknown, withdrawn by staff, or past the quote\'s validity plus the grace period (one answer for all)'];
+const LIMITED: ErrorCode = [429, 'Too many quote page requests from this address: try again later'];
+const REFUSED: ErrorCode = [409, 'The quote cannot take this answer: accepted or declined already, expired, closed, changes asked, or the version was replaced'];
+
+/** The buyer's own quote page (quotes service), reached by the capability link in a quote reply: no account. */
+export const quoteViewPaths: Paths = {
+  '/api/quote-view/{token}': {
+    get: {
+      tags,
+      operationId: 'getBuyerQuote',
+      security: open,
+      summary: 'The quote as the buyer sees it: every version, totals per currency, validity, history, and what can still be done',
+      parameters: token,
+      responses: { 200: json(QuoteViewSchema, 'The quote (no-store, noindex, no referrer)'), ...errors(GONE, LIMITED) },
+    },
+  },
+  '/api/quote-view/{token}/accept': {
+    post: {
+      tags,
+      operationId: 'acceptBuyerQuote',
+      security: open,
+      summary: 'Accept the latest version with a PO number and delivery details: creates the order (once) and marks the request won',
+      parameters: token,
+      requestBody: body(QuoteAcceptSchema),
+      responses: {
+        201: json(QuoteAcceptResponseSchema, 'The order; the buyer and the seller are mailed'),
+        ...errors([400, 'Invalid body (each bad field named): a quantity above the quoted one or on an unpriced line, nothing ordered'], GONE, REFUSED, 413, LIMITED),
+      },
+    },
+  },
+  '/api/quote-view/{token}/changes': {
+    post: {
+      tags,
+      operationId: 'askBuyerQuoteChanges',
+      security: open,
+      summary: 'Ask for changes to the latest version (per line another quantity or a target price, and a message): staff answer with a revised version',
+      parameters: token,
+      requestBody: body(QuoteChangesSchema),
+      responses: { 200: json(QuoteViewSchema, 'The quote, changes asked'), ...errors(400, GONE, REFUSED, 413, LIMITED) },
+    },
+  },
+  '/api/quote-view/{token}/decline': {
+    post: {
+      tags,
+      operationId: 'declineBuyerQuote',
+      security: open,
+      summary: 'Decline the quote with a reason: the request is lost, counted by reason in the inbox stats',
+      parameters: token,
+      requestBody: body(QuoteDeclineSchema),
+      responses: { 200: json(QuoteViewSchema, 'The quote, declined'), ...errors(400, GONE, REFUSED, 413, LIMITED) },
+    },
+  },
+};

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+/**
+ * The buyer's own quote page (issue 34), reached by the capability link in every quote reply: no account, the link is
+ * the key. GET /api/quote-view/{token}; POST /api/quote-view/{token}/accept, /changes, /decline. A token that is
+ * unknown, revoked or past its quote's validity plus the seller's grace period answers 404, with no hint which.
+ */
+
+/** 32 random bytes, base64url: what a quote link carries (256 bits; only its SHA-256 is stored). */
+export const QUOTE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const QUOTE_DECLINE_REASONS = ['price', 'lead_time', 'bought_elsewhere', 'no_longer_needed', 'other'] as const;
+export type QuoteDeclineReason = (typeof QUOTE_DECLINE_REASONS)[number];
+export const QUOTE_DECLINE_REASON_LABELS: Record<QuoteDeclineReason, string> = {
+  price: 'The price',
+  lead_time: 'The lead time',
+  bought_elsewhere: 'Bought elsewhere',
+  no_longer_needed: 'No longer needed',
+  other: 'Another reason',
+};
+
+export const QUOTE_VIEW_LIMITS = {
+  message: 5_000,
+  poNumber: 100,
+  address: 1_000,
+  name: 200,
+  phone: 40,
+  declineText: 2_000,
+} as const;
+
+const text = (field: string, max: number) =>
+  z.string(`${field} must be text`).trim().max(max, `must be at most ${max} characters`);
+const required = (field: string, max: number) => text(field, max).min(1, 'is required');
+
+/** One line of a quoted version, as the buyer sees it. */
+export const QuoteViewLineSchema = z.object({
+  productId: z.string(),
+  productSku: z.string(),
+  productName: z.string(),
+  quantity: z.number().int(),
+  /** null: "on request" (the seller gave no price for this line). */
+  unitPrice: z.number().nullable(),
+  currency: z.string().nullable(),
+  lineTotal: z.number().nullable(),
+  leadTime: z.string().nullable(),
+});
+export type QuoteViewLine = z.infer<typeof QuoteViewLineSchema>;
+
+/** One version of the quote: each priced reply of the seller is the next (1, 2, 3 ...). */
+export const QuoteViewVersionSchema = z.object({
+  version: z.number().int().min(1),
+  quotedAt: z.string(),
+  message: z.string(),
+  /** The last day the prices hold (YYYY-MM-DD, through the end of that day UTC). */
+  validUntil: z.string(),
+  lines: z.array(QuoteViewLineSchema),
+  /** Per currency, the sum of the priced lines. */
+  totals: z.array(z.object({ currency: z.string(), total: z.number() })),
+});
+export type QuoteViewVersion = z.infer<typeof QuoteViewVersionSchema>;
+
+/** What happened to the request, as the buyer may see it (never staff notes or assignments). */
+export const QuoteViewEventSchema = z.object({
+  at: z.string(),
+  what: z.string(),
+  text: z.string().nullable(),
+});
+
+export const QuoteViewOrderSchema = z.object({
+  number: z.string(),
+  quoteVersion: z.number().int(),
+  poNumber: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+});
+
+/** GET /api/quote-view/{token} */
+export const QuoteViewSchema = z.object({
+  reference: z.string(),
+  customerName: z.string(),
+  status: z.enum(['open', 'changes_requested', 'accepted', 'declined', 'expired', 'closed']),
+  requestedAt: z.string(),
+  /** Every version, oldest first; the last is the one the buyer can accept. */
+  versions: z.array(QuoteViewVersionSchema),
+  latestVersion: z.number().int(),
+  canAccept: z.boolean(),
+  canAskChanges: z.boolean(),
+  canDecline: z.boolean(),
+  history: z.array(QuoteViewEventSchema),
+  order: QuoteViewOrderSchema.nullable(),
+  declined: z.object({ reason: z.enum(QUOTE_DECLINE_REASONS), text: z.string() }).nullable(),
+});
+export type QuoteView = z.infer<typeof QuoteViewSchema>;
+
+const version = z.coerce.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1');
+
+/** POST /api/quote-view/{token}/accept: against one version; per line (same order) the quantity to order. */
+export const QuoteAcceptSchema = z.object({
+  version,
+  poNumber: required('poNumber', QUOTE_VIEW_LIMITS.poNumber),
+  delivery: z.object({
+    company: text('company', QUOTE_VIEW_LIMITS.name).default(''),
+    address: required('address', QUOTE_VIEW_LIMITS.address),
+    contactName: required('contactName', QUOTE_VIEW_LIMITS.name),
+    contactPhone: text('contactPhone', QUOTE_VIEW_LIMITS.phone).default(''),
+  }),
+  /** Per quoted line, the quantity to order: 0 drops the line, never more than quoted. Absent: every line as quoted. */
+  quantities: z
+    .array(z.coerce.number('must be a whole number').int('must be a whole number').min(0, 'must not be negative'))
+    .max(200)
+    .optional(),
+  note: text('note', QUOTE_VIEW_LIMITS.message).default(''),
+});
+export type QuoteAccept = z.infer<typeof QuoteAcceptSchema>;
+
+/** POST /api/quote-view/{token}/changes: per line (same order) another quantity or a target price, and a message. */
+export const QuoteChangesSchema = z.object({
+  version,
+  message: required('message', QUOTE_VIEW_LIMITS.message),
+  lines: z
+    .array(
+      z.object({
+        quantity: z.coerce.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1').max(1_000_000).nullable().optional(),
+        targetPrice: z.coerce.number('must be a number').min(0, 'must not be negative').max(1_000_000_000).nullable().optional(),
+      }),
+    )
+    .max(200)
+    .default([]),
+});
+export type QuoteChanges = z.infer<typeof QuoteChangesSchema>;
+
+/** POST /api/quote-view/{token}/decline */
+export const QuoteDeclineSchema = z.object({
+  reason: z.enum(QUOTE_DECLINE_REASONS, `must be one of ${QUOTE_DECLINE_REASONS.join(', ')}`),
+  text: text('text', QUOTE_VIEW_LIMITS.declineText).default(''),
+});
+export type QuoteDecline = z.infer<typeof QuoteDeclineSchema>;
+
+/** POST /api/quote-view/{token}/accept's answer. */
+export const QuoteAcceptResponseSchema = z.object({
+  order: QuoteViewOrderSchema,
+  message: z.string(),
+});
+export type QuoteAcceptResponse = z.infer<typeof QuoteAcceptResponseSchema>;

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboxDetail, InboxStats } from '@forgeline/contracts/quote-inbox';
+import type { QuoteView } from '@forgeline/contracts/quote-view';
+import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
+import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
+import type { QuoteStore } from '../src/ports.ts';
+import { ADMINS, PRODUCT, SELLER, SERVICE_TOKEN, eventually, post, send, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
+
+/**
+ * The buyer's quote page (issue 34) over HTTP, on both storage adapters: the link in the reply mail, the page's data,
+ * accept (an order, once), ask for changes (a revised version), decline (lost, with its reason), expiry and revocation.
+ */
+const SEAL = { id: 'p-2', name: 'Boom Seal Kit', sku: 'SK-77', partNumber: '7X-2020' };
+const admin = () => gatewayAssertionHeaders(SERVICE_TOKEN, ADMINS[0]!);
+const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+const ferret = await import('@forgeline/test-support/ferretdb')
+  .then((m) => m.startFerretDb())
+  .catch((err: Error) => ({ skip: `FerretDB helper unavailable: ${err.message}` }));
+const mongoSkip = 'skip' in ferret ? ferret.skip : undefined;
+if (mongoSkip) console.warn(`[quotes] quote page on MongoDB skipped: ${mongoSkip}`);
+afterAll(async () => {
+  if (!('skip' in ferret)) await ferret.stop();
+});
+
+describeQuoteView('SQLite', undefined);
+describeQuoteView('MongoDB (FerretDB)', async () => {
+  if ('skip' in ferret) throw new Error(ferret.skip);
+  return MongoQuoteStore.connect(`${ferret.url}/quotes_${randomUUID().replace(/-/g, '')}`);
+}, mongoSkip);
+
+function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) | undefined, skip?: string) {
+  describe.skipIf(Boolean(skip))(`the buyer's quote page over HTTP (${name})`, () => {
+    let catalog: Awaited<ReturnType<typeof startCatalogStub>>;
+    let svc: TestService;
+
+    beforeAll(async () => {
+      catalog = await startCatalogStub([PRODUCT, SEAL]);
+      svc = await startService({ catalogUrl: catalog.url, store: makeStore ? await makeStore() : undefined, quoteView: { graceDays: 5 } });
+    });
+    afterAll(async () => {
+      await svc?.close();
+      await catalog?.close();
+    });
+
+    /** A two-part request (and a free-text line), as a buyer sends it. */
+    async function request(email = `buyer-${randomUUID().slice(0, 8)}@quarry.example`) {
+      const { productId: _p, quantity: _q, ...rest } = validQuote({ customerEmail: email });
+      const res = await post(`${svc.url}/api/quote-requests`, {
+        ...rest,
+        lines: [{ productId: PRODUCT.id, quantity: 4 }, { productId: SEAL.id, quantity: 10 }, { text: 'CAT 9X-1234 gasket', quantity: 2 }],
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    }
+
+    /** Staff's priced reply; answers the link its mail carries. */
+    async function reply(id: string, body: Record<string, unknown>) {
+      const detail = await send('GET', `${svc.url}/api/admin/quotes/${id}`, undefined, await admin());
+      const res = await send('POST', `${svc.url}/api/admin/quotes/${id}/reply`, { message: 'Our prices, as asked.', ...body }, { ...(await admin()), 'if-match': detail.headers.get('etag')! });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const version = (res.body as InboxDetail).version;
+      const mail = (await svc.store.listMails(id)).find((m) => m.id === `quote-${id}-reply-${version}`)!;
+      const token = /\/quote\/view\/([A-Za-z0-9_-]{43})\b/.exec(mail.message.text)?.[1];
+      expect(token, 'the reply mail links to the quote page').toBeDefined();
+      expect(mail.message.text).toContain(`https://shop.example/quote/view/${token}`);
+      expect(mail.message.html).toContain(`href="https://shop.example/quote/view/${token}"`);
+      return token!;
+    }
+
+    const priced = (validUntil = isoDay(Date.now() + 20 * DAY)) => ({
+      lines: [
+        { unitPrice: 12.5, currency: 'USD', leadTime: '3 days' },
+        { unitPrice: 4, currency: 'EUR', leadTime: 'in stock' },
+      ],
+      validUntil,
+    });
+    const view = (token: string) => send('GET', `${svc.url}/api/quote-view/${token}`);
+    const act = (token: string, what: 'accept' | 'changes' | 'decline', body: unknown) => post(`${svc.url}/api/quote-view/${token}/${what}`, body);
+    const accept = (over: Record<string, unknown> = {}) => ({
+      version: 1,
+      poNumber: 'PO-7781',
+      delivery: { company: 'Quarry Co', address: '1 Pit Road\nLeeds LS1', contactName: 'Ada Buyer', contactPhone: '+44 113 000' },
+      quantities: [4, 10, 0],
+      ...over,
+    });
+
+    it('links every quote reply to a private page showing the lines, totals per currency, validity and what happened', async () => {
+      const id = await request();
+      const token = await reply(id, priced());
+      const res = await view(token);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('x-robots-tag')).toMatch(/noindex/);
+      const v = res.body as QuoteView;
+      expect(v).toMatchObject({ status: 'open', latestVersion: 1, canAccept: true, canAskChanges: true, canDecline: true, order: null, declined: null });
+      expect(v.versions[0]!.lines).toEqual([
+        { productId: PRODUCT.id, productSku: PRODUCT.sku, productName: PRODUCT.name, quantity: 4, unitPrice: 12.5, currency: 'USD', lineTotal: 50, leadTime: '3 days' },
+        { productId: SEAL.id, productSku: SEAL.sku, productName: SEAL.name, quantity: 10, unitPrice: 4, currency: 'EUR', lineTotal: 40, leadTime: 'in stock' },
+        { productId: '', productSku: '', productName: 'CAT 9X-1234 gasket', quantity: 2, unitPrice: null, currency: null, lineTotal: null, leadTime: null },
+      ]);
+      expect(v.versions[0]!.totals).toEqual([{ currency: 'USD', total: 50 }, { currency: 'EUR', total: 40 }]);
+      expect(v.versions[0]!.message).toBe('Our prices, as asked.');
+      expect(v.history.map((h) => h.what)).toEqual(['You asked for a quote', 'Quoted (version 1)']);
+      // Staff notes never reach the buyer.
+      const detail = await send('GET', `${svc.url}/api/admin/quotes/${id}`, undefined, await admin());
+      await send('PATCH', `${svc.url}/api/admin/quotes/${id}`, { note: 'SECRET margin 40%' }, { ...(await admin()), 'if-match': detail.headers.get('etag')! });
+      expect((await view(token)).text).not.toContain('SECRET');
+    });
+
+    it('answers a guessed, malformed, revoked or long-expired link with the same 404', async () => {
+      const id = await request();
+      const token = await reply(id, priced());
+      const guessed = 'A'.repeat(43);
+      const answers = await Promise.all([view(guessed), view('short'), view(`${token}x`), act(guessed, 'accept', accept())]);
+      for (const a of answers) {
+        expect(a.status).toBe(404);
+        expect(a.body.message).toMatch(/not valid/);
+      }
+      const revoked = await send('POST', `${svc.url}/api/admin/quotes/${id}/revoke-links`, undefined, await admin());
+      expect(revoked.body).toEqual({ revoked: 1 });
+      expect((await view(token)).status).toBe(404);
+      expect((await view(token)).body.message).toBe(answers[0]!.body.message);
+      // A new reply sends a new link that opens.
+      expect((await view(await reply(id, priced()))).status).toBe(200);
+
+      // Past its validity the page says so (no accept); past the 5-day grace period too, the link is gone.
+      const old = await request();
+      const expired = await reply(old, priced(isoDay(Date.now() - 2 * DAY)));
+      const page = (await view(expired)).body as QuoteView;
+      expect(page).toMatchObject({ status: 'expired', canAccept: false, canAskChanges: false, canDecline: false });
+      const refused = await act(expired, 'accept', accept());
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(/expired on \d{4}-\d{2}-\d{2}/);
+      const gone = await reply(await request(), priced(isoDay(Date.now() - 7 * DAY)));
+      expect((await view(gone)).status).toBe(404);
+    });
+
+    it('asks for changes, gets a revised version, refuses the superseded one, and accepts the latest once', async () => {
+      const id = await request('ada@quarry.example');
+      const token = await reply(id, priced());
+      const changes = await act(token, 'changes', { version: 1, message: 'Can you do 6 filters at 11 USD?', lines: [{ quantity: 6, targetPrice: 11 }] });
+      expect(changes.status, JSON.stringify(changes.body)).toBe(200);
+      expect(changes.body).toMatchObject({ status: 'changes_requested', canAccept: false, canDecline: true });
+      expect((await svc.store.getInbox(id))!.status).toBe('changes_requested');
+      const seller = (await svc.store.listMails(id)).find((m) => m.message.to === SELLER && /Changes asked/.test(m.message.subject))!;
+      expect(seller.message.text).toContain('Can you do 6 filters at 11 USD?');
+      expect(seller.message.text).toContain(`${PRODUCT.sku}: quantity 6, target price 11 USD`);
+      expect((await act(token, 'accept', accept())).status).toBe(409);
+
+      // Staff revise: version 2, six filters at 11.
+      const v2 = await reply(id, { lines: [{ quantity: 6, unitPrice: 11, currency: 'USD', leadTime: '3 days' }, { unitPrice: 4, currency: 'EUR' }], validUntil: isoDay(Date.now() + 10 * DAY) });
+      const page = (await view(token)).body as QuoteView;
+      expect(page).toMatchObject({ status: 'open', latestVersion: 2 });
+      expect(page.versions.map((v) => v.version)).toEqual([1, 2]);
+      expect(page.versions[1]!.lines[0]).toMatchObject({ quantity: 6, unitPrice: 11, lineTotal: 66 });
+      expect((await view(v2)).body.latestVersion).toBe(2);
+
+      const stale = await act(token, 'accept', accept({ version: 1 }));
+      expect(stale.status).toBe(409);
+      expect(stale.body.message).toMatch(/replaced by version 2/);
+      const tooMany = await act(token, 'accept', accept({ version: 2, quantities: [7, 10, 0] }));
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.issues[0].path).toBe('quantities.0');
+      const unpriced = await act(token, 'accept', accept({ version: 2, quantities: [6, 10, 1] }));
+      expect(unpriced.status).toBe(400);
+      expect(unpriced.body.issues[0]).toMatchObject({ path: 'quantities.2', message: 'not priced' });
+      const noPo = await act(token, 'accept', accept({ version: 2, poNumber: ' ' }));
+      expect(noPo.status).toBe(400);
+      expect(noPo.body.issues[0].path).toBe('poNumber');
+
+      const ok = await act(token, 'accept', accept({ version: 2, quantities: [6, 0, 0] }));
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+      expect(ok.body.order).toMatchObject({ quoteVersion: 2, poNumber: 'PO-7781', status: 'confirmed' });
+      expect(ok.body.order.number).toMatch(/^\d{4}-\d{5}$/);
+      const order = (await svc.store.getOrderByQuote(id))!;
+      expect(order).toMatchObject({ number: ok.body.order.number, quoteVersion: 2, delivery: { company: 'Quarry Co', contactName: 'Ada Buyer' } });
+      expect(order.lines).toEqual([{ productId: PRODUCT.id, productSku: PRODUCT.sku, productName: PRODUCT.name, quantity: 6, unitPrice: 11, currency: 'USD', leadTime: '3 days' }]);
+      expect((await svc.store.getInbox(id))!.status).toBe('won');
+      const again = await act(token, 'accept', accept({ version: 2 }));
+      expect(again.status).toBe(409);
+      expect(again.body.message).toContain(`already accepted: order ${order.number}`);
+      const after = (await view(token)).body as QuoteView;
+      expect(after).toMatchObject({ status: 'accepted', canAccept: false, order: { number: order.number } });
+      expect(after.history.map((h) => h.what)).toContain(`You accepted version 2: order ${order.number}`);
+      // The buyer gets the order's confirmation, the seller the order.
+      await eventually(async () => (await svc.store.listMails(id)).filter((m) => m.status === 'sent').length >= 6);
+      const mails = await svc.store.listMails(id);
+      expect(mails.find((m) => m.message.to === 'ada@quarry.example' && m.message.subject.includes(`Order ${order.number} confirmed`))).toBeDefined();
+      expect(mails.find((m) => m.message.to === SELLER && m.message.subject.includes(`Quote accepted: order ${order.number}`))!.message.text).toContain('PO-7781');
+    });
+
+    it('makes one order when twenty tabs accept at once', async () => {
+      const id = await request();
+      const token = await reply(id, priced());
+      const answers = await Promise.all(Array.from({ length: 20 }, () => act(token, 'accept', accept())));
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses.filter((st) => st === 201)).toHaveLength(1);
+      expect(statuses.filter((st) => st === 409)).toHaveLength(19);
+      for (const a of answers.filter((x) => x.status === 409)) expect(a.body.message).toMatch(/already accepted|changed while you were answering/);
+      const order = await svc.store.getOrderByQuote(id);
+      expect(order?.number).toBe(answers.find((a) => a.status === 201)!.body.order.number);
+    });
+
+    it('declines with a reason: lost in the inbox, counted by reason, and nothing more can be answered', async () => {
+      const id = await request();
+      const token = await reply(id, priced());
+      const bad = await act(token, 'decline', { reason: 'too-dear' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.issues[0].path).toBe('reason');
+      const res = await act(token, 'decline', { reason: 'lead_time', text: 'Need it this week' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'declined', declined: { reason: 'lead_time', text: 'Need it this week' }, canDecline: false });
+      expect((await svc.store.getInbox(id))!.status).toBe('lost');
+      const changes = await act(token, 'changes', { version: 1, message: 'after all?' });
+      expect(changes.status).toBe(409);
+      const stats = (await send('GET', `${svc.url}/api/admin/quotes/stats`, undefined, await admin())).body as InboxStats;
+      expect(stats.lostReasons).toContainEqual({ reason: 'lead_time', requests: 1 });
+      // The free-text line of every request here is not a "part" of the top parts.
+      expect(stats.topParts.every((p) => p.productId !== '' && p.productName !== '')).toBe(true);
+      expect(stats.topParts.length).toBeGreaterThan(0);
+    });
+
+    it('names the field of a bad answer, and a token in a path never reaches another request', async () => {
+      const a = await request();
+      const b = await request();
+      const ta = await reply(a, priced());
+      await reply(b, priced());
+      for (const body of [{}, { version: 'x' }, { version: 1, poNumber: 'P', delivery: { address: '' , contactName: 'A' } }, { version: 1, poNumber: 'P'.repeat(101), delivery: { address: 'x', contactName: 'A' } }]) {
+        const res = await act(ta, 'accept', body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.issues[0].path).toMatch(/^(version|poNumber|delivery)/);
+      }
+      const missing = await act(ta, 'changes', { version: 1 });
+      expect(missing.status).toBe(400);
+      expect(missing.body.issues[0].path).toBe('message');
+      await act(ta, 'decline', { reason: 'price' });
+      expect((await svc.store.getInbox(b))!.status).toBe('quoted');
+    });
+  });
+}
