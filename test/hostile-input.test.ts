@@ -54,6 +54,8 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/products/:x/:x' },
   { method: 'GET', path: '/quote' },
   { method: 'POST', path: '/quote-request', body: 'form' }, // the quote form without JavaScript
+  { method: 'GET', path: '/quote/view/:x' }, // the buyer's quote page (issue 34), and its answers' forms
+  { method: 'POST', path: '/quote/view/:x/:x', body: 'form' },
   { method: 'GET', path: '/faq' },
   { method: 'GET', path: '/privacy' },
   { method: 'GET', path: '/contact' },

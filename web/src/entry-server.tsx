@@ -22,6 +22,8 @@ import { categoryProductsQuery } from './features/categories/api/get-category-pr
 import { subcategoriesQuery } from './features/categories/api/get-subcategories.ts';
 import { productQuery } from './features/products/api/get-product.ts';
 import { searchProductsQuery } from './features/search/api/search-products.ts';
+import { quoteViewQuery } from './features/quote-view/api/get-quote-view.ts';
+import { quoteViewFormKey } from '@forgeline/contracts/ssr';
 import type { PreloadedQuery } from './lib/preloaded-queries.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { ServerQuoteFormContext } from './lib/server-quote-form.ts';
@@ -45,6 +47,11 @@ function queriesFor(data: PageData): PreloadedQuery[] {
       return [{ queryKey: catalogProductsQuery({ page: data.page, search: data.search }).queryKey, data: data.list }];
     case 'categories':
       return [{ queryKey: subcategoriesQuery().queryKey, data: data.subcategories }];
+    case 'quote-view':
+      return [
+        { queryKey: quoteViewQuery(data.token).queryKey, data: data.view },
+        ...(data.form ? [{ queryKey: quoteViewFormKey(data.token), data: data.form }] : []),
+      ];
     case 'home':
     case 'static':
       return [];

@@ -19,6 +19,8 @@ export interface HeadTags {
   /** Absolute URL. */
   canonical?: string;
   robots?: string;
+  /** The page's referrer policy (`no-referrer` where the address is a secret), whatever the headers say. */
+  referrer?: string;
   /** Open Graph properties without the `og:` prefix (type, title, description, url, image, site_name). */
   openGraph: Record<string, string | undefined>;
   jsonLd: unknown[];
@@ -46,6 +48,7 @@ export function clip(text: string, max = TRIM_DESCRIPTION): string {
 export function renderHeadTags(tags: HeadTags): string {
   const lines: string[] = [`<meta name="description" content="${escapeHtml(clip(tags.description))}">`];
   if (tags.robots) lines.push(`<meta name="robots" content="${escapeHtml(tags.robots)}">`);
+  if (tags.referrer) lines.push(`<meta name="referrer" content="${escapeHtml(tags.referrer)}">`);
   if (tags.canonical) lines.push(`<link rel="canonical" href="${escapeHtml(tags.canonical)}">`);
   for (const [key, value] of Object.entries(tags.openGraph)) {
     if (value) lines.push(`<meta property="og:${escapeHtml(key)}" content="${escapeHtml(key === 'description' ? clip(value) : value)}">`);

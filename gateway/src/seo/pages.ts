@@ -237,6 +237,18 @@ export function notFoundHead(ctx: PageContext, what = 'Page'): PageHead {
   });
 }
 
+/** A buyer's quote page: private (its link is the key), so never indexed, and its title names only the reference. */
+export function quoteViewHead(ctx: PageContext, reference: string | null, status = 200): PageHead {
+  const head = basic(ctx, {
+    title: reference ? `Quote ${reference}` : 'Quote Link Not Valid',
+    description: reference ? `Your quotation ${reference} from ${ctx.site.name}.` : `This quote link is not valid. Ask ${ctx.site.name} for a new quote.`,
+    robots: 'noindex, nofollow',
+    status,
+  });
+  // The address is the key: no link on the page may carry it away, whatever header an edge in front sets.
+  return { ...head, tags: { ...head.tags, referrer: 'no-referrer', openGraph: { ...head.tags.openGraph, url: undefined } } };
+}
+
 /** A part the seller took off the storefront: 410 (search engines drop it), with its category as the way on. */
 export function goneHead(ctx: PageContext, gone?: { category: string; categoryPath: string }): PageHead {
   return basic(ctx, {

@@ -37,7 +37,7 @@ export interface QuoteFormOptions {
 }
 
 /** Headers for a call made on the visitor's behalf: their address (the quotes service trusts this proxy) and request id. */
-function onBehalfOf(req: Request): Record<string, string> {
+export function onBehalfOf(req: Request): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const ip = clientAddress(req);
   if (ip) headers['x-forwarded-for'] = ip;

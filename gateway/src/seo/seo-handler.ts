@@ -13,14 +13,15 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { SITEMAP_MAX_URLS } from '@forgeline/contracts/sitemap';
-import type { QuoteFormState } from '@forgeline/contracts/ssr';
+import type { QuoteFormState, QuoteViewFormState } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { siteConfig, type SiteConfig } from '@forgeline/site-config/site';
 import { CatalogReadError, createCatalogReader, type CatalogReader } from './catalog-reader.ts';
 import { injectHead } from './html.ts';
-import { brandHead, cardImagePreload, categoryHead, goneHead, notFoundHead, productHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
+import { brandHead, cardImagePreload, categoryHead, goneHead, notFoundHead, productHead, quoteViewHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
 import { createQuoteForm } from './quote-form.ts';
+import { createQuoteViewPage, privatePage, QUOTE_VIEW_PAGE } from './quote-view-page.ts';
 import { toReplicaPool, type ReplicaPool } from '../replica-pool.ts';
 import { createSsrRenderer, createStylesheetReader, injectApp, type PageData, type SsrRenderer } from './ssr.ts';
 
@@ -56,6 +57,12 @@ const SKIP_PREFIXES = ['/api/', '/media/', '/internal/', '/assets/'];
 const PRODUCT_SITEMAP = /^\/sitemap-products-(\d{1,6})\.xml$/;
 /** Content pages the web app's server bundle renders (web/src/entry-server.tsx): no catalogue data needed. */
 const SSR_CONTENT_PAGES = new Set(['/about', '/faq', '/contact', '/quote', '/privacy', '/refund-policy', '/shipping-policy', '/disclaimer']);
+
+/** A refused form's state, for the page rendered again with it. */
+interface FormStates {
+  quote?: QuoteFormState;
+  quoteView?: QuoteViewFormState;
+}
 
 export interface SeoHandler {
   pageHandler: RequestHandler;
@@ -127,6 +134,7 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     app.get('/sitemap-pages.xml', xmlRoute(() => sitemaps.pages()));
     app.get(/^\/sitemap-products-(\d{1,6})\.xml$/, xmlRoute((req) => sitemaps.products(Number(PRODUCT_SITEMAP.exec(req.path)?.[1]))));
     quoteForm.mount(app);
+    quoteViewPage.mount(app);
   }
 
   const requestIdOf = (req: Request) => (req as { id?: string }).id;
@@ -152,13 +160,20 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
    * The head for a path, and the data its page is server-rendered with; catalog failures other than "not found" fall
    * back to a generic head with status 200 (and the page is rendered in the browser).
    */
-  async function headFor(req: Request, url: URL, quote?: QuoteFormState): Promise<PageHead & { data?: PageData }> {
+  async function headFor(req: Request, url: URL, state: FormStates = {}): Promise<PageHead & { data?: PageData }> {
+    const quote = state.quote;
     const segments = url.pathname.split('/').filter(Boolean).map(decode);
     const rid = requestIdOf(req);
     const [first, second, third] = segments;
     const search = url.searchParams;
     const page = pageOf(search.get('page'));
     try {
+      if (first === 'quote' && second === 'view' && third !== undefined && segments.length === 3) {
+        const read = await quoteViewPage.read(req, third);
+        if (read.status === 503) return { ...quoteViewHead(ctx, null, 503) };
+        const view = read.status === 200 ? read.view : null;
+        return { ...quoteViewHead(ctx, view?.reference ?? null, read.status), data: { kind: 'quote-view', token: third, view, form: state.quoteView } };
+      }
       if (first === 'products') {
         if (!second) return { ...notFoundHead(ctx, 'Product'), status: 404 };
         const product = await catalog.product(second, rid);
@@ -236,13 +251,14 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
 
   /**
    * The document for `url`: index.html with the page's head and, when it can be rendered, the app's own HTML for it.
-   * `quote` replaces the product page's no-JavaScript quote form state (a refused POST /quote-request).
+   * `state` carries a refused form's state: the product page's no-JavaScript quote form (POST /quote-request), or a
+   * buyer's quote page answer (POST /quote/view/<token>/<action>).
    */
-  async function renderDocument(req: Request, url: URL, quote?: QuoteFormState): Promise<{ status: number; html: string } | null> {
+  async function renderDocument(req: Request, url: URL, state: FormStates = {}): Promise<{ status: number; html: string } | null> {
     const html = await indexHtml();
     if (html === null) return null;
     try {
-      const head = await headFor(req, url, quote);
+      const head = await headFor(req, url, state);
       // One leading slash: `/x/..//` resolves to `//`, which the renderer's URL parsing would take for a host.
       const page = `${url.pathname.replace(/^\/+/, '/')}${url.search}`;
       const rendered = head.data ? await ssr.render(page, head.data, requestIdOf(req)) : null;
@@ -254,7 +270,9 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     }
   }
 
-  const quoteForm = createQuoteForm({ quotes: o.quotesUrl ? toReplicaPool(o.quotesUrl, 'quotes', o.logger) : undefined, catalog, logger: o.logger, renderDocument });
+  const quotes = o.quotesUrl ? toReplicaPool(o.quotesUrl, 'quotes', o.logger) : undefined;
+  const quoteForm = createQuoteForm({ quotes, catalog, logger: o.logger, renderDocument: (req, url, quote) => renderDocument(req, url, { quote }) });
+  const quoteViewPage = createQuoteViewPage({ quotes, logger: o.logger, renderDocument });
 
   const isNavigation = (req: Request) => req.accepts(['html', 'json']) === 'html';
 
@@ -262,6 +280,7 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || SKIP_PREFIXES.some((p) => req.path.startsWith(p))) return next();
     if (path.posix.basename(req.path).includes('.')) return next();
     res.type('html').setHeader('cache-control', 'no-cache');
+    if (QUOTE_VIEW_PAGE.test(req.path)) privatePage(res);
     if (!isNavigation(req)) {
       const html = await indexHtml();
       if (html === null) return next();

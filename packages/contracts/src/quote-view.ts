@@ -6,27 +6,9 @@ import { z } from 'zod';
  * unknown, revoked or past its quote's validity plus the seller's grace period answers 404, with no hint which.
  */
 
-/** 32 random bytes, base64url: what a quote link carries (256 bits; only its SHA-256 is stored). */
-export const QUOTE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+import { QUOTE_DECLINE_REASONS, QUOTE_VIEW_LIMITS } from './quote-view-constants.ts';
 
-export const QUOTE_DECLINE_REASONS = ['price', 'lead_time', 'bought_elsewhere', 'no_longer_needed', 'other'] as const;
-export type QuoteDeclineReason = (typeof QUOTE_DECLINE_REASONS)[number];
-export const QUOTE_DECLINE_REASON_LABELS: Record<QuoteDeclineReason, string> = {
-  price: 'The price',
-  lead_time: 'The lead time',
-  bought_elsewhere: 'Bought elsewhere',
-  no_longer_needed: 'No longer needed',
-  other: 'Another reason',
-};
-
-export const QUOTE_VIEW_LIMITS = {
-  message: 5_000,
-  poNumber: 100,
-  address: 1_000,
-  name: 200,
-  phone: 40,
-  declineText: 2_000,
-} as const;
+export { QUOTE_DECLINE_REASON_LABELS, QUOTE_DECLINE_REASONS, QUOTE_TOKEN_PATTERN, QUOTE_VIEW_LIMITS, type QuoteDeclineReason } from './quote-view-constants.ts';
 
 const text = (field: string, max: number) =>
   z.string(`${field} must be text`).trim().max(max, `must be at most ${max} characters`);

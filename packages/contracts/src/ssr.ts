@@ -5,6 +5,21 @@
  */
 import type { BrandProductsResponse, ProductDetail, ProductListResponse, Subcategory } from './products.ts';
 import type { Captcha } from './quotes.ts';
+import type { QuoteView } from './quote-view.ts';
+
+/**
+ * The buyer's quote page after a refused answer (its forms post to the gateway: gateway/src/seo/quote-view-page.ts):
+ * which form, what was typed and what was wrong. It travels to the browser in the query cache (QUOTE_VIEW_FORM_KEY),
+ * so the app hydrates the same page.
+ */
+export interface QuoteViewFormState {
+  action: 'accept' | 'changes' | 'decline';
+  values: Record<string, string>;
+  /** Field name as the form names it ('' for the whole form) and message. */
+  errors: { field: string; message: string }[];
+}
+/** The query-cache key of a quote page's form state. */
+export const quoteViewFormKey = (token: string) => ['quote-view-form', token] as const;
 
 /**
  * The quote form a product page carries for visitors without JavaScript (`?quote=1`): the gateway's security check,
@@ -37,6 +52,8 @@ export type PageData =
   | { kind: 'category'; category: string; brand?: string; page: number; list: ProductListResponse }
   | { kind: 'brand'; brand: string; page: number; list: BrandProductsResponse }
   | { kind: 'product'; id: string; product: ProductDetail; quote?: QuoteFormState }
+  /** The buyer's quote page (/quote/view/<token>): null when the link opens nothing (404). */
+  | { kind: 'quote-view'; token: string; view: QuoteView | null; form?: QuoteViewFormState }
   /** About, FAQ, Contact and the policies: content from the site configuration, no catalogue data. */
   | { kind: 'static' };
 

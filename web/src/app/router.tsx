@@ -38,6 +38,7 @@ const AboutPage = lazyRoute(() => import('../features/static-pages/components/ab
 const FaqPage = lazyRoute(() => import('../features/static-pages/components/faq-page.tsx'));
 const ContactPage = lazyRoute(() => import('../features/contact/components/contact-page.tsx'));
 const QuoteListPage = lazyRoute(() => import('../features/quote-list/components/quote-list-page.tsx'));
+const QuoteViewPage = lazyRoute(() => import('../features/quote-view/components/quote-view-page.tsx'));
 const policyRoute = (name: 'PrivacyRoute' | 'RefundPolicyRoute' | 'ShippingPolicyRoute' | 'DisclaimerRoute') =>
   lazyRoute(() => import('./routes/policy-routes.tsx').then((m) => ({ default: m[name] })));
 const PrivacyRoute = policyRoute('PrivacyRoute');
@@ -66,6 +67,7 @@ export const routes: RouteObject[] = [
       { path: 'faq', element: <FaqPage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'quote', element: <QuoteListPage /> },
+      { path: 'quote/view/:token', element: <QuoteViewPage /> },
       { path: 'privacy', element: <PrivacyRoute /> },
       { path: 'refund-policy', element: <RefundPolicyRoute /> },
       { path: 'shipping-policy', element: <ShippingPolicyRoute /> },

@@ -7,7 +7,7 @@ import {
   type InboxItem,
   type InboxStatus,
 } from '@forgeline/contracts/quote-inbox';
-import { QUOTE_DECLINE_REASON_LABELS } from '@forgeline/contracts/quote-view';
+import { QUOTE_DECLINE_REASON_LABELS } from '@forgeline/contracts/quote-view-constants';
 import { productPath } from '@forgeline/contracts/slug';
 import { Download, Inbox as InboxIcon, MessageSquareReply, RefreshCw, TriangleAlert } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
