@@ -1,7 +1,8 @@
 /**
- * Writes nginx's copy of the security headers (infra/nginx/security-headers.conf and security-headers-admin.conf)
- * from their one definition, packages/service-kit/src/security-headers.ts. `npm run nginx-headers`; commit the
- * result (test/nginx.test.ts fails while the committed files differ).
+ * Writes nginx's copy of the security headers, one snippet per route kind (NGINX_SNIPPETS: infra/nginx/
+ * security-headers.conf, security-headers-admin.conf and security-headers-private.conf), from their one definition,
+ * packages/service-kit/src/security-headers.ts. `npm run nginx-headers`; commit the result (test/nginx.test.ts fails
+ * while the committed files differ).
  */
 import fs from 'node:fs';
 import path from 'node:path';

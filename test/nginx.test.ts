@@ -12,6 +12,8 @@ import { createLogger } from '@forgeline/service-kit/logger';
 import {
   HSTS,
   NGINX_ADMIN_LOCATION,
+  NGINX_PRIVATE_API_LOCATION,
+  NGINX_PRIVATE_PAGE_LOCATION,
   NGINX_SNIPPETS,
   renderNginxSnippet,
   securityHeaders,
@@ -43,6 +45,17 @@ function locations(conf: string): { head: string; body: string }[] {
   return out;
 }
 
+/** A location's directives, one a line, without comments and the security header include. */
+function directives(body: string): string[] {
+  return body
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter((l) => l && !/^include security-headers[\w-]*\.conf;$/.test(l));
+}
+
+/** A made-up quote link's token: 43 base64url characters, as a real one's. */
+const QUOTE_TOKEN = 'Qx7_k2-PZ3wYb9LmN4cD8fGh1JsT6vUaRe0iOlKjHn5';
+
 describe('nginx security header snippets', () => {
   it('are what the definition generates (run `npm run nginx-headers` after changing it)', () => {
     for (const [kind, file] of Object.entries(NGINX_SNIPPETS) as [RouteKind, string][]) {
@@ -50,18 +63,36 @@ describe('nginx security header snippets', () => {
     }
   });
 
-  it('are included at server level and again in every location with an add_header of its own, the admin one for /admin', () => {
+  it('are included at server level and again in every location with an add_header of its own, the admin one for /admin, the private one for the quote page and its API', () => {
     const serverLevel = defaultConf.slice(0, defaultConf.search(/^\s*location\b/m));
     expect(serverLevel).toMatch(/^\s*include security-headers\.conf;/m);
     // nginx drops the server's add_header lines in such a location: without the include it would send none.
     const locs = locations(defaultConf);
     expect(locs.length).toBeGreaterThan(5);
     for (const loc of locs.filter((l) => /\badd_header\b/.test(l.body))) {
-      expect(loc.body, `location ${loc.head}`).toMatch(/^\s*include security-headers(?:-admin)?\.conf;/m);
+      expect(loc.body, `location ${loc.head}`).toMatch(/^\s*include security-headers(?:-admin|-private)?\.conf;/m);
     }
     const admin = locs.filter((l) => l.body.includes('security-headers-admin.conf')).map((l) => l.head);
     expect(admin).toEqual([NGINX_ADMIN_LOCATION, '@admin-spa']);
     expect(locs.find((l) => l.head === NGINX_ADMIN_LOCATION)!.body).toContain('error_page 502 503 504 = @admin-spa;');
+    const priv = locs.filter((l) => l.body.includes(NGINX_SNIPPETS.private)).map((l) => l.head);
+    expect(priv).toEqual([NGINX_PRIVATE_PAGE_LOCATION, NGINX_PRIVATE_API_LOCATION, '@private-spa']);
+    // Each location includes one set only.
+    for (const loc of locs) expect(loc.body.match(/^\s*include security-headers[\w-]*\.conf;/gm)?.length ?? 0, `location ${loc.head}`).toBeLessThan(2);
+  });
+
+  it('proxies the private pages to the gateway as the site\'s pages and the rest of /api/ are', () => {
+    const locs = locations(defaultConf);
+    const body = (head: string) => {
+      const loc = locs.find((l) => l.head === head);
+      expect(loc, `location ${head}`).toBeDefined();
+      return directives(loc!.body);
+    };
+    // The quote page as any other page (@page), its fallback the app shell with the private set (and not stored).
+    expect(body(NGINX_PRIVATE_PAGE_LOCATION)).toEqual(body('@page').map((d) => d.replace('= @spa;', '= @private-spa;')));
+    expect(body('@private-spa')).toEqual(body('@spa').map((d) => d.replace('"no-cache"', '"no-store"')));
+    // Its API as the rest of /api/.
+    expect(body(NGINX_PRIVATE_API_LOCATION)).toEqual(body('/api/'));
   });
 
   it('go into the nginx image beside default.conf', () => {
@@ -74,25 +105,26 @@ describe('nginx security header snippets', () => {
 });
 
 /** Each header's values as sent, by lower-case name (raw headers: a header sent twice shows twice). */
-function get(url: string): Promise<{ status: number; headers: Map<string, string[]> }> {
+function get(url: string, post?: { type: string; body: string }): Promise<{ status: number; headers: Map<string, string[]> }> {
   return new Promise((resolve, reject) => {
-    http
-      .get(url, (res) => {
-        const headers = new Map<string, string[]>();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          const name = res.rawHeaders[i]!.toLowerCase();
-          headers.set(name, [...(headers.get(name) ?? []), res.rawHeaders[i + 1]!]);
-        }
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers }));
-      })
-      .on('error', reject);
+    const req = http.request(url, post ? { method: 'POST', headers: { 'content-type': post.type, 'content-length': Buffer.byteLength(post.body) } } : {}, (res) => {
+      const headers = new Map<string, string[]>();
+      for (let i = 0; i < res.rawHeaders.length; i += 2) {
+        const name = res.rawHeaders[i]!.toLowerCase();
+        headers.set(name, [...(headers.get(name) ?? []), res.rawHeaders[i + 1]!]);
+      }
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers }));
+    });
+    req.on('error', reject);
+    req.end(post?.body);
   });
 }
 
 describe('nginx with the compose config, in front of a real gateway', () => {
   const dist = tempDir('forgeline-nginx-dist-');
   const served: Served[] = [];
+  const stubs: http.Server[] = [];
   let nginx: RunningNginx | undefined;
   let skip = '';
 
@@ -107,9 +139,20 @@ describe('nginx with the compose config, in front of a real gateway', () => {
     fs.mkdirSync(path.join(dist.dir, '.vite'));
     fs.writeFileSync(path.join(dist.dir, '.vite', 'manifest.json'), '{}');
     const down = `http://127.0.0.1:${await freePort()}`; // the services: down, so /api answers 502 from the gateway
+    // The quotes service: a 404 for every quote link (they are all made up here), without headers of its own, so what
+    // makes the answer private is the gateway's and nginx's set.
+    const quotes = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ message: 'No quote at this link.' }));
+      });
+    });
+    await new Promise<void>((resolve) => quotes.listen(0, '127.0.0.1', resolve));
+    stubs.push(quotes);
     const app = createGatewayApp({
       logger,
-      services: { catalog: down, quotes: down, auth: down, media: down },
+      services: { catalog: down, quotes: `http://127.0.0.1:${(quotes.address() as { port: number }).port}`, auth: down, media: down },
       upstreamTimeoutMs: 2_000,
       uploadTimeoutMs: 2_000,
       webDistDir: dist.dir,
@@ -138,10 +181,13 @@ describe('nginx with the compose config, in front of a real gateway', () => {
   afterAll(async () => {
     await nginx?.stop();
     await Promise.all(served.map((s) => s.close()));
+    await Promise.all(stubs.map((s) => new Promise((resolve) => s.close(resolve))));
     dist.remove();
   });
 
-  const cases: { path: string; kind: RouteKind; status: number; from: 'nginx' | 'gateway' }[] = [
+  const form = { type: 'application/x-www-form-urlencoded', body: 'version=1' };
+  const json = { type: 'application/json', body: '{"reason":"price","text":""}' };
+  const cases: { path: string; kind: RouteKind; status: number; from: 'nginx' | 'gateway'; post?: { type: string; body: string } }[] = [
     { path: '/', kind: 'site', status: 200, from: 'gateway' }, // pages go through the gateway (the app shell here)
     { path: '/catalog', kind: 'site', status: 200, from: 'gateway' },
     { path: '/admin', kind: 'admin', status: 200, from: 'gateway' },
@@ -154,12 +200,25 @@ describe('nginx with the compose config, in front of a real gateway', () => {
     { path: '/favicon.svg', kind: 'site', status: 200, from: 'nginx' },
     { path: '/api/products', kind: 'site', status: 502, from: 'gateway' },
     { path: '/healthz', kind: 'site', status: 200, from: 'nginx' },
+    // The quote page (the app shell here: this gateway renders no pages) and its API (404: no such quote), whatever
+    // the quotes service sends: the private set, Referrer-Policy no-referrer once.
+    { path: `/quote/view/${QUOTE_TOKEN}`, kind: 'private', status: 200, from: 'gateway' },
+    { path: `/quote/view/${QUOTE_TOKEN}?done=accept`, kind: 'private', status: 200, from: 'gateway' },
+    { path: `/Quote/VIEW/${QUOTE_TOKEN}`, kind: 'private', status: 200, from: 'gateway' },
+    { path: `//quote//view/${QUOTE_TOKEN}`, kind: 'private', status: 200, from: 'gateway' },
+    { path: `/quote/view/${QUOTE_TOKEN}/accept`, kind: 'private', status: 404, from: 'gateway', post: form },
+    { path: `/api/quote-view/${QUOTE_TOKEN}`, kind: 'private', status: 404, from: 'gateway' },
+    { path: `/API/Quote-View/${QUOTE_TOKEN}`, kind: 'private', status: 200, from: 'gateway' }, // no API route: the app shell
+    { path: `/api/quote%2Dview/${QUOTE_TOKEN}`, kind: 'private', status: 404, from: 'gateway' },
+    { path: `/api/quote-view/${QUOTE_TOKEN}/decline`, kind: 'private', status: 404, from: 'gateway', post: json },
+    { path: '/quote/viewer', kind: 'site', status: 200, from: 'gateway' },
+    { path: '/api/quote-views', kind: 'site', status: 404, from: 'gateway' },
   ];
 
   for (const c of cases) {
-    it(`${c.path}: every security header once, the ${c.kind} set`, async ({ skip: skipTest }) => {
+    it(`${c.post ? 'POST ' : ''}${c.path}: every security header once, the ${c.kind} set`, async ({ skip: skipTest }) => {
       if (skip) skipTest(skip);
-      const res = await get(`${nginx!.url}${c.path}`);
+      const res = await get(`${nginx!.url}${c.path}`, c.post);
       expect(res.status).toBe(c.status);
       for (const [name, value] of Object.entries(securityHeaders(c.kind, { hsts: false }))) {
         expect(res.headers.get(name.toLowerCase()), name).toEqual([value]);
@@ -168,6 +227,10 @@ describe('nginx with the compose config, in front of a real gateway', () => {
       // what it answers, absent on nginx's own files.
       const hsts = `max-age=${HSTS.maxAge}; includeSubDomains`;
       expect(res.headers.get('strict-transport-security')).toEqual(c.from === 'gateway' ? [hsts] : undefined);
+      if (c.kind === 'private') {
+        expect(res.headers.get('referrer-policy')).toEqual(['no-referrer']);
+        expect(res.headers.get('x-robots-tag')).toEqual(['noindex, nofollow']);
+      }
     });
   }
 
@@ -180,13 +243,13 @@ describe('nginx with the compose config, in front of a real gateway', () => {
     }
   });
 
-  it('falls back to the app shell with the admin set when the gateway is down', async ({ skip: skipTest }) => {
+  it('falls back to the app shell with the admin set, or the private one, when the gateway is down', async ({ skip: skipTest }) => {
     if (skip) skipTest(skip);
     await served.pop()!.close();
-    for (const [p, kind] of [['/admin', 'admin'], ['/catalog', 'site']] as const) {
+    for (const [p, kind] of [['/admin', 'admin'], ['/catalog', 'site'], [`/quote/view/${QUOTE_TOKEN}`, 'private']] as const) {
       const res = await get(`${nginx!.url}${p}`);
       expect(res.status, p).toBe(200);
-      expect(res.headers.get('cache-control'), p).toEqual(['no-cache']);
+      expect(res.headers.get('cache-control'), p).toEqual([kind === 'private' ? 'no-store' : 'no-cache']);
       for (const [name, value] of Object.entries(securityHeaders(kind, { hsts: false }))) {
         expect(res.headers.get(name.toLowerCase()), `${p} ${name}`).toEqual([value]);
       }

@@ -38,10 +38,14 @@ export function helmetOptions(kind: RouteKind, opts: SecurityHeaderOptions): Hel
 const SET = Symbol('security headers set');
 
 export function createSecurityHeaders(opts: SecurityHeaderOptions): SecurityHeaders {
-  const kinds: Record<RouteKind, { helmet: ReturnType<typeof helmet>; permissions: string }> = {
-    site: { helmet: helmet(helmetOptions('site', opts)), permissions: securityPolicy('site').permissionsPolicy },
-    admin: { helmet: helmet(helmetOptions('admin', opts)), permissions: securityPolicy('admin').permissionsPolicy },
+  /** Per kind: helmet's middleware, and the headers helmet has no option for (Permissions-Policy, X-Robots-Tag). */
+  const of = (kind: RouteKind) => {
+    const p = securityPolicy(kind);
+    const extra: [string, string][] = [['Permissions-Policy', p.permissionsPolicy]];
+    if (p.robotsTag) extra.push(['X-Robots-Tag', p.robotsTag]);
+    return { helmet: helmet(helmetOptions(kind, opts)), extra };
   };
+  const kinds: Record<RouteKind, ReturnType<typeof of>> = { site: of('site'), admin: of('admin'), private: of('private') };
   return (req, res, next) => {
     const marked = res as ServerResponse & { [SET]?: true };
     if (marked[SET]) return next(); // already set for this response (withEdgeCache, then Express)
@@ -49,7 +53,7 @@ export function createSecurityHeaders(opts: SecurityHeaderOptions): SecurityHead
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const kind = kinds[routeKindOf(q < 0 ? url : url.slice(0, q))];
-    res.setHeader('Permissions-Policy', kind.permissions); // helmet has no Permissions-Policy
+    for (const [name, value] of kind.extra) res.setHeader(name, value);
     kind.helmet(req, res, next);
   };
 }

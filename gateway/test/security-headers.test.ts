@@ -40,6 +40,11 @@ const SITE = {
   'cross-origin-resource-policy': 'same-origin',
 };
 const ADMIN = { ...SITE, 'content-security-policy': csp("'none'"), 'x-frame-options': 'DENY' };
+/** The quote page and its API: the address holds the key. */
+const PRIVATE = { ...SITE, 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow' };
+const EXPECTED = { site: SITE, admin: ADMIN, private: PRIVATE };
+/** A made-up link's token: 43 base64url characters, as a real one's. */
+const QUOTE_TOKEN = 'Qx7_k2-PZ3wYb9LmN4cD8fGh1JsT6vUaRe0iOlKjHn5';
 const HSTS = 'max-age=31536000; includeSubDomains';
 /** helmet's other headers: not in the definition (nginx would not send them), so not sent here either. */
 const NOT_SENT = ['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'x-powered-by'];
@@ -108,7 +113,7 @@ describe('security headers through the gateway (real catalog)', () => {
   });
 
   const product = PRODUCTS[0]!;
-  const cases: { what: string; path: string; status: number; kind: 'site' | 'admin'; type?: RegExp }[] = [
+  const cases: { what: string; path: string; status: number; kind: 'site' | 'admin' | 'private'; type?: RegExp; post?: boolean }[] = [
     { what: 'the home page', path: '/', status: 200, kind: 'site', type: /text\/html/ },
     { what: 'a product page', path: `/products/${product.id}/${product.slug}`, status: 200, kind: 'site', type: /text\/html/ },
     { what: 'a category page', path: '/category/hydraulic-filters', status: 200, kind: 'site', type: /text\/html/ },
@@ -125,16 +130,30 @@ describe('security headers through the gateway (real catalog)', () => {
     { what: 'an unknown product (404 page)', path: '/products/not-a-uuid', status: 404, kind: 'site', type: /text\/html/ },
     { what: 'a service that is down (502)', path: '/api/captcha', status: 502, kind: 'site', type: /application\/json/ },
     { what: 'an internal route (404)', path: '/internal/sitemap/products', status: 404, kind: 'site', type: /application\/json/ },
+    // The quote page and its API (the quotes service is down here): the private set, whoever answers.
+    { what: 'a quote page (its service down)', path: `/quote/view/${QUOTE_TOKEN}`, status: 503, kind: 'private', type: /text\/html/ },
+    { what: 'a quote page whose link is no token (404 page)', path: '/quote/view/not-a-token', status: 404, kind: 'private', type: /text\/html/ },
+    { what: 'a quote page, spelled otherwise', path: `//Quote/VIEW/${QUOTE_TOKEN}?done=accept`, status: 404, kind: 'private', type: /text\/html/ },
+    { what: "a quote page's answer, posted", path: `/quote/view/${QUOTE_TOKEN}/accept`, status: 503, kind: 'private', type: /text\/html/, post: true },
+    { what: 'the quote API (its service down)', path: `/api/quote-view/${QUOTE_TOKEN}`, status: 502, kind: 'private', type: /application\/json/ },
+    { what: 'the quote API, spelled otherwise (404)', path: `/api/quote%2Dview/${QUOTE_TOKEN}`, status: 404, kind: 'private', type: /application\/json/ },
+    { what: "the quote API's answer, posted", path: `/api/quote-view/${QUOTE_TOKEN}/decline`, status: 502, kind: 'private', type: /application\/json/, post: true },
+    { what: 'not a quote page', path: '/quote/viewer', status: 404, kind: 'site', type: /text\/html/ },
   ];
 
   for (const c of cases) {
     it(`${c.what}: the ${c.kind} set, Strict-Transport-Security only over https`, async () => {
       for (const [base, hsts] of [[plain, false], [secure, true]] as const) {
-        const res = await fetch(`${base}${c.path}`, { headers: { accept: 'text/html,*/*' } });
+        const res = await fetch(
+          `${base}${c.path}`,
+          c.post
+            ? { method: 'POST', headers: { accept: 'text/html,*/*', 'content-type': c.path.startsWith('/api/') ? 'application/json' : 'application/x-www-form-urlencoded' }, body: c.path.startsWith('/api/') ? '{"reason":"price","text":""}' : 'version=1' }
+            : { headers: { accept: 'text/html,*/*' } },
+        );
         await res.arrayBuffer();
         expect(res.status, c.path).toBe(c.status);
         if (c.type) expect(res.headers.get('content-type'), c.path).toMatch(c.type);
-        expectHeaders(res, c.kind === 'admin' ? ADMIN : SITE, hsts, `${c.path} (${hsts ? 'https' : 'http'})`);
+        expectHeaders(res, EXPECTED[c.kind], hsts, `${c.path} (${hsts ? 'https' : 'http'})`);
       }
     });
   }

@@ -3,29 +3,46 @@
  * helmet (gateway/src/security-headers.ts), and nginx (docker compose) includes infra/nginx/security-headers*.conf,
  * generated from this file by `npm run nginx-headers` (a test fails when the committed files differ).
  *
- * Two kinds of route: the admin panel (/admin and below) may not be framed at all; every other page only by the
- * site itself. Scripts run only from the site's own files and the fixed inline scripts of page-scripts.ts (by hash);
- * styles may be inline (React and Radix set style attributes; server-rendered pages inline their stylesheet).
+ * Three kinds of route: the admin panel (/admin and below) may not be framed at all; every other page only by the
+ * site itself. The private pages, whose address holds a secret (the buyer's quote page /quote/view/<token> and its
+ * API /api/quote-view/<token>, with the answers posted under both), are the site's but send no referrer and are not
+ * indexed (Referrer-Policy: no-referrer, X-Robots-Tag: noindex, nofollow), so the token leaves neither in a Referer
+ * header nor through a search engine.
+ *
+ * Scripts run only from the site's own files and the fixed inline scripts of page-scripts.ts (by hash); styles may be
+ * inline (React and Radix set style attributes; server-rendered pages inline their stylesheet).
  * Strict-Transport-Security only when the site is served over https (the gateway: PUBLIC_URL starts with https://).
  */
 import { createHash } from 'node:crypto';
 import { PAGE_SCRIPTS } from './page-scripts.ts';
 
-export type RouteKind = 'site' | 'admin';
+export type RouteKind = 'site' | 'admin' | 'private';
 
-/** /admin and every path under it, however a browser or nginx may spell it (case, %-escapes, doubled slashes). */
+/**
+ * 'admin' for /admin and every path under it, 'private' for the quote page and its API (/quote/view and
+ * /api/quote-view, and every path under them), however a browser or nginx may spell them (case, %-escapes, doubled
+ * slashes); 'site' for the rest.
+ */
 export function routeKindOf(pathname: string): RouteKind {
   let p = pathname;
   try {
     p = decodeURIComponent(pathname);
   } catch {
-    // a malformed escape: judged as written
+    // A malformed escape somewhere: the well-formed ASCII ones decoded still, so one bad byte hides no prefix.
+    p = pathname.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
-  return ADMIN_PATH.test(p) ? 'admin' : 'site';
+  if (ADMIN_PATH.test(p)) return 'admin';
+  return PRIVATE_PATH.test(p) ? 'private' : 'site';
 }
 const ADMIN_PATH = /^\/+admin(?:\/|$)/i;
-/** The same paths as an nginx location regex (nginx matches the decoded, slash-merged path). */
+/** Slashes doubled anywhere count as one, as nginx merges them before it picks a location. */
+const PRIVATE_PATH = /^\/+(?:quote\/+view|api\/+quote-view)(?:\/|$)/i;
+/** The same paths as nginx location regexes (nginx matches the decoded, slash-merged path). */
 export const NGINX_ADMIN_LOCATION = '~* ^/admin(?:/|$)';
+/** The quote page (and the answers its forms post), proxied to the gateway as the site's other pages are. */
+export const NGINX_PRIVATE_PAGE_LOCATION = '~* ^/quote/view(?:/|$)';
+/** Its API, proxied to the gateway as the rest of /api/ is. */
+export const NGINX_PRIVATE_API_LOCATION = '~* ^/api/quote-view(?:/|$)';
 
 /** `'sha256-…'` of a script's exact text, as script-src wants it. */
 export function scriptHash(text: string): string {
@@ -77,7 +94,9 @@ export const HSTS = { maxAge: 31_536_000, includeSubDomains: true } as const;
 export interface SecurityPolicy {
   directives: [name: string, values: string[]][];
   frameOptions: 'DENY' | 'SAMEORIGIN';
-  referrerPolicy: 'strict-origin-when-cross-origin';
+  referrerPolicy: 'strict-origin-when-cross-origin' | 'no-referrer';
+  /** X-Robots-Tag, for the private pages only (the others leave indexing to each page and robots.txt). */
+  robotsTag?: 'noindex, nofollow';
   permissionsPolicy: string;
   crossOriginOpenerPolicy: 'same-origin';
   crossOriginResourcePolicy: 'same-origin';
@@ -90,7 +109,9 @@ export function securityPolicy(kind: RouteKind): SecurityPolicy {
     directives: cspDirectives(kind),
     // For browsers without frame-ancestors.
     frameOptions: kind === 'admin' ? 'DENY' : 'SAMEORIGIN',
-    referrerPolicy: 'strict-origin-when-cross-origin',
+    // The private pages' address holds their key: not a byte of it in a Referer header, even to this site.
+    referrerPolicy: kind === 'private' ? 'no-referrer' : 'strict-origin-when-cross-origin',
+    ...(kind === 'private' ? { robotsTag: 'noindex, nofollow' as const } : {}),
     permissionsPolicy: DENIED_FEATURES.map((f) => `${f}=()`).join(', '),
     crossOriginOpenerPolicy: 'same-origin',
     crossOriginResourcePolicy: 'same-origin',
@@ -119,6 +140,7 @@ export function securityHeaders(kind: RouteKind, opts: { hsts: boolean }): Recor
     ...(opts.hsts ? { 'Strict-Transport-Security': hstsValue() } : {}),
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': p.frameOptions,
+    ...(p.robotsTag ? { 'X-Robots-Tag': p.robotsTag } : {}),
   };
 }
 
@@ -126,6 +148,14 @@ export function securityHeaders(kind: RouteKind, opts: { hsts: boolean }): Recor
 export const NGINX_SNIPPETS: Record<RouteKind, string> = {
   site: 'security-headers.conf',
   admin: 'security-headers-admin.conf',
+  private: 'security-headers-private.conf',
+};
+
+/** What each snippet's heading calls its set. */
+const SNIPPET_OF: Record<RouteKind, string> = {
+  site: "The site's security headers",
+  admin: "The admin panel's security headers",
+  private: 'The security headers of the private pages (the quote page and its API: no referrer, not indexed)',
 };
 
 /**
@@ -138,7 +168,7 @@ export function renderNginxSnippet(kind: RouteKind): string {
   const headers = securityHeaders(kind, { hsts: false });
   const lines = [
     `# Generated from packages/service-kit/src/security-headers.ts by \`npm run nginx-headers\`: do not edit.`,
-    `# The ${kind === 'admin' ? "admin panel's" : "site's"} security headers; Strict-Transport-Security comes from the gateway (PUBLIC_URL).`,
+    `# ${SNIPPET_OF[kind]}; Strict-Transport-Security comes from the gateway (PUBLIC_URL).`,
   ];
   for (const [name, value] of Object.entries(headers)) {
     if (/["\\$\n]/.test(value)) throw new Error(`${name}: the value cannot be written as an nginx string`);
