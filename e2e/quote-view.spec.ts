@@ -128,6 +128,22 @@ test('a buyer asks for a change from the mailed link, staff revise, the buyer ac
   await page.getByRole('tab', { name: 'Inbox' }).click();
   await page.getByLabel('Search').fill(buyer);
   await expect(page.getByRole('list', { name: 'Requests' }).getByRole('button', { name: new RegExp(buyer) })).toContainText('Won');
+
+  // Staff ship it from the Orders tab; the buyer is mailed, and their page says so.
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  await page.getByLabel('Search').fill('PO-44120');
+  const orderRow = page.getByRole('list', { name: 'Orders' }).getByRole('button', { name: new RegExp(number!) });
+  await expect(orderRow).toContainText('Confirmed');
+  await orderRow.click();
+  const order = page.getByRole('region', { name: `Order ${number}` });
+  await expect(order).toContainText('Quarry Road 1');
+  await order.getByLabel('Carrier').fill('DHL');
+  await order.getByLabel('Tracking number').fill('JD014600003');
+  await order.getByRole('button', { name: 'Mark shipped' }).click();
+  await expect(orderRow).toContainText('Shipped');
+  await expect.poll(() => mailsMentioning(email).some((t) => unwrapped(t).includes(`Order ${number} shipped`))).toBe(true);
+  await buyerTab.reload();
+  await expect(buyerTab.getByText('Shipped: DHL JD014600003')).toBeVisible();
   await buyerTab.context().close();
 });
 

@@ -10,6 +10,10 @@ describe('auditAction', () => {
     expect(auditAction('PATCH', '/api/admin/products/p1')).toBe('product.update');
     expect(auditAction('GET', '/api/admin/catalog/export.csv')).toBe('catalog.export');
     expect(auditAction('POST', '/api/admin/quotes/q1/reply')).toBe('quote.reply');
+    expect(auditAction('POST', '/api/admin/quotes/q1/revoke-links')).toBe('quote.revoke-links');
+    expect(auditAction('PATCH', '/api/admin/orders/o1')).toBe('order.update');
+    expect(auditAction('GET', '/api/admin/orders')).toBe('order.read');
+    expect(auditAction('GET', '/api/admin/orders/export.csv')).toBe('order.export');
   });
 
   it('names an unknown call by its method and first segments', () => {

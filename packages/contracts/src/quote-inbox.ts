@@ -103,7 +103,8 @@ export const InboxEventSchema = z.object({
   at: z.string(),
   actor: z.string(),
   /** `buyer`: the buyer's answer on their quote page (actor `buyer`): accepted, changes asked or declined. */
-  type: z.enum(['status', 'assignee', 'note', 'reply', 'buyer']),
+  /** `order`: staff moved the request's order (from and to are order statuses; text: the shipment or the reason). */
+  type: z.enum(['status', 'assignee', 'note', 'reply', 'buyer', 'order']),
   from: z.string().nullable(),
   to: z.string().nullable(),
   /** The note's or reply's text. */

@@ -35,8 +35,17 @@ import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
 import type { Redis } from '@forgeline/service-kit/redis';
 import type { Captchas } from './domain/captcha.ts';
 import { ConfirmationLimit, maskEmail } from './domain/confirmation-limit.ts';
-import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow } from './domain/inbox.ts';
-import { buyerAnswerMails, buyerConfirmationId, contactMails, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
+import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow, safeCell } from './domain/inbox.ts';
+import { buyerAnswerMails, buyerConfirmationId, contactMails, orderStatusMail, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
+import { orderTotals } from './domain/orders.ts';
+import {
+  ORDER_STATUS_LABELS,
+  ORDER_TRANSITIONS,
+  OrderPatchSchema,
+  OrderQuerySchema,
+  type Order,
+  type OrderListResponse,
+} from '@forgeline/contracts/orders';
 import { buyerQuoteView, hashQuoteToken, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
 import {
   QUOTE_DECLINE_REASON_LABELS,
@@ -52,6 +61,7 @@ import {
   type InboxChange,
   type InboxFilter,
   type InboxRecord,
+  type OrderFilter,
   type OrderRecord,
   type ProductCatalog,
   type ProductRef,
@@ -224,6 +234,7 @@ export function createApp(deps: QuotesDeps): Express {
 
   addInboxRoutes(app, deps);
   addQuoteViewRoutes(app, deps);
+  addOrderRoutes(app, deps);
   return finishApp(app, logger);
 }
 
@@ -622,6 +633,8 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
         ),
         customerName: ctx.r.customerName,
         customerEmail: ctx.r.customerEmail,
+        shipment: null,
+        cancelReason: null,
         createdAt: at,
         updatedAt: at,
         version: 0,
@@ -739,6 +752,136 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
         ],
       });
       res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));
+    }),
+  );
+}
+
+const ORDER_NOT_FOUND = (id: string) => `No order has the id "${id}".`;
+
+/** An order as the API gives it: with its totals per currency. */
+const orderOut = (o: OrderRecord): Order => ({ ...o, totals: orderTotals(o.lines) });
+
+const ORDER_CSV_HEADER = [
+  'number', 'created_at', 'status', 'po_number', 'customer_name', 'customer_email', 'company', 'address', 'contact', 'phone',
+  'lines', 'totals', 'carrier', 'tracking_number', 'cancel_reason', 'note', 'quote_id', 'quote_version',
+];
+
+function orderCsvRow(o: OrderRecord): string[] {
+  return [
+    o.number, o.createdAt, o.status, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, o.delivery.address, o.delivery.contactName,
+    o.delivery.contactPhone,
+    o.lines.map((l) => `${l.productSku || l.productName} x ${l.quantity}${l.unitPrice === null ? '' : ` @ ${l.unitPrice}${l.currency ? ` ${l.currency}` : ''}`}`).join(' | '),
+    orderTotals(o.lines).map((t) => `${t.total}${t.currency ? ` ${t.currency}` : ''}`).join(' | '),
+    o.shipment?.carrier ?? '', o.shipment?.trackingNumber ?? '', o.cancelReason ?? '', o.note, o.quoteId, String(o.quoteVersion),
+  ].map(safeCell);
+}
+
+/** Staff's orders (behind the gateway's admin session or a quotes:read/write key): list, export, read, move along. */
+function addOrderRoutes(app: Express, deps: QuotesDeps) {
+  const { store } = deps;
+  const filterOf = (q: ReturnType<typeof OrderQuerySchema.parse>): OrderFilter => {
+    const from = q.from ? new Date(q.from).toISOString() : undefined;
+    const toExclusive = q.to ? new Date(Date.parse(q.to) + DAY_MS).toISOString() : undefined;
+    if (from && toExclusive && from >= toExclusive) throw new HttpError(400, 'Invalid query: from must be before to', [{ path: 'from', message: 'after to' }]);
+    return { status: q.status, q: q.q, from, toExclusive };
+  };
+  const load = async (id: string) => {
+    const o = await store.getOrder(id);
+    if (!o) throw new HttpError(404, ORDER_NOT_FOUND(id));
+    return o;
+  };
+
+  app.get(
+    '/api/admin/orders',
+    route(async (req, res) => {
+      adminOf(req);
+      const q = parseInput(OrderQuerySchema, req.query, 'query');
+      const page = await store.listOrders(filterOf(q), (q.page - 1) * q.limit, q.limit);
+      res.setHeader('cache-control', 'no-store');
+      res.json({
+        items: page.items.map(orderOut),
+        pagination: { page: q.page, limit: q.limit, total: page.total, totalPages: Math.max(1, Math.ceil(page.total / q.limit)) },
+        counts: page.counts,
+      } satisfies OrderListResponse);
+    }),
+  );
+
+  app.get(
+    '/api/admin/orders/export.csv',
+    route(async (req, res) => {
+      adminOf(req);
+      const filter = filterOf(parseInput(OrderQuerySchema, req.query, 'query'));
+      res.setHeader('content-type', 'text/csv; charset=utf-8');
+      res.setHeader('content-disposition', `attachment; filename="orders-${new Date().toISOString().slice(0, 10)}.csv"`);
+      res.setHeader('cache-control', 'no-store');
+      let rows = 0;
+      async function* csvRows() {
+        // Page by page: a year's orders are thousands, never all in memory at once.
+        for (let offset = 0; ; offset += 500) {
+          const page = await store.listOrders(filter, offset, 500);
+          for (const o of page.items) {
+            rows++;
+            yield orderCsvRow(o);
+          }
+          if (page.items.length < 500) return;
+        }
+      }
+      await pipeline(Readable.from(csvRows()), stringify({ header: true, columns: ORDER_CSV_HEADER, bom: true }), res);
+      req.log.info({ rows }, 'orders exported');
+    }),
+  );
+
+  app.get(
+    '/api/admin/orders/:id',
+    route(async (req, res) => {
+      adminOf(req);
+      const o = await load(String(req.params.id));
+      res.setHeader('etag', etag(o.version));
+      res.setHeader('cache-control', 'no-store');
+      res.json(orderOut(o));
+    }),
+  );
+
+  app.patch(
+    '/api/admin/orders/:id',
+    route(async (req, res) => {
+      const actor = adminOf(req);
+      const input = parseInput(OrderPatchSchema, req.body, 'body');
+      const version = expectedVersion(req, input.version);
+      const o = await load(String(req.params.id));
+      if (!ORDER_TRANSITIONS[o.status].includes(input.status)) {
+        const allowed = ORDER_TRANSITIONS[o.status].map((st) => ORDER_STATUS_LABELS[st]).join(', ') || 'nothing (it is final)';
+        throw new HttpError(409, `An order that is ${ORDER_STATUS_LABELS[o.status]} cannot move to ${ORDER_STATUS_LABELS[input.status]}; it can move to: ${allowed}.`, [
+          { path: 'status', message: `not allowed from ${o.status}` },
+        ]);
+      }
+      const at = new Date().toISOString();
+      const shipment = input.status === 'shipped' ? { carrier: input.carrier!, trackingNumber: input.trackingNumber! } : undefined;
+      const reason = input.status === 'cancelled' ? input.reason! : undefined;
+      const out = await store.updateOrder(o.id, version, {
+        status: input.status,
+        shipment,
+        cancelReason: reason,
+        updatedAt: at,
+        events: [
+          {
+            at,
+            actor,
+            type: 'order',
+            from: o.status,
+            to: input.status,
+            text: shipment ? `${shipment.carrier} ${shipment.trackingNumber}` : (reason ?? null),
+            reply: null,
+          },
+        ],
+        mails: [orderStatusMail(o, { status: input.status, shipment, reason }, version + 1, deps.mail)],
+      });
+      if (out === null) throw new HttpError(404, ORDER_NOT_FOUND(o.id));
+      if (out === 'conflict') throw new HttpError(409, `Someone else changed this order meanwhile (it is now at version ${(await store.getOrder(o.id))?.version ?? '?'}). Reload it and try again.`, [{ path: 'If-Match', message: 'stale version' }]);
+      deps.outbox.kick();
+      req.log.info({ orderId: o.id, number: o.number, admin: actor, from: o.status, to: out.status }, 'order moved');
+      res.setHeader('etag', etag(out.version));
+      res.json(orderOut(out));
     }),
   );
 }

@@ -2,6 +2,7 @@ import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { QuoteDeclineReason } from '@forgeline/contracts/quote-view';
+import type { OrderStatus } from '@forgeline/contracts/orders';
 
 /** What a quote needs to know about a product. */
 export interface ProductRef {
@@ -72,7 +73,7 @@ export interface OrderLine extends QuotedLine {
   productId: string;
 }
 
-export type OrderStatus = 'confirmed' | 'shipped' | 'delivered' | 'cancelled';
+export type { OrderStatus };
 
 /** An order: what a buyer's accept of a quote version made. */
 export interface OrderRecord {
@@ -88,9 +89,38 @@ export interface OrderRecord {
   lines: OrderLine[];
   customerName: string;
   customerEmail: string;
+  /** Set when it is shipped. */
+  shipment: { carrier: string; trackingNumber: string } | null;
+  /** Set when it is cancelled. */
+  cancelReason: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
+}
+
+/** The orders list's filters, normalised by the app: dates as ISO instants, `to` exclusive. */
+export interface OrderFilter {
+  status?: OrderStatus;
+  q?: string;
+  from?: string;
+  toExclusive?: string;
+}
+
+export interface OrderPage {
+  items: OrderRecord[];
+  total: number;
+  /** Per status, under every filter but the status. */
+  counts: Record<OrderStatus, number>;
+}
+
+/** What one staff change to an order sets and records (in its request's history), with the mail to the buyer. */
+export interface OrderChange {
+  status: OrderStatus;
+  shipment?: OrderRecord['shipment'];
+  cancelReason?: string;
+  updatedAt: string;
+  events: InboxEvent[];
+  mails: OutboxMail[];
 }
 
 /** A buyer's capability link to their quote page: only the SHA-256 of its token is kept. */
@@ -207,6 +237,14 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
    * written, so its mails can name it: an accept that then loses a race leaves a gap, never a duplicate.
    */
   nextOrderNumber(year: string): Promise<string>;
+  /** The orders, newest first. */
+  listOrders(filter: OrderFilter, offset: number, limit: number): Promise<OrderPage>;
+  getOrder(id: string): Promise<OrderRecord | null>;
+  /**
+   * Applies `change` when the order is still at `expectedVersion` (its version then grows by one), with its events
+   * (in the order's request's history) and mails. 'conflict' when someone changed it meanwhile; null: no such order.
+   */
+  updateOrder(id: string, expectedVersion: number, change: OrderChange): Promise<OrderRecord | 'conflict' | null>;
 
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -376,7 +376,7 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
           id, number: n, quoteId: q.id, quoteVersion: 1, status: 'confirmed' as const, poNumber: 'PO-1',
           delivery: { company: 'Co', address: '1 Road', contactName: 'Ada', contactPhone: '' }, note: '',
           lines: [{ productId: 'p-1', productSku: 'SKU-1', productName: 'Filter', quantity: 2, unitPrice: 3.5, currency: 'USD', leadTime: null }],
-          customerName: 'Ada', customerEmail: 'ada@example.com', createdAt: at, updatedAt: at, version: 0,
+          customerName: 'Ada', customerEmail: 'ada@example.com', shipment: null, cancelReason: null, createdAt: at, updatedAt: at, version: 0,
         });
         expect(await store.getOrderByQuote(q.id)).toBeNull();
         const won = await store.updateInbox(q.id, 0, { status: 'won', updatedAt: at, events: [], mails: [], order: order(numbers[0]!, `o-${q.id}-1`) });
@@ -386,6 +386,24 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
         expect(await store.updateInbox(q.id, 1, { status: 'closed', updatedAt: at, events: [], mails: [], order: order(numbers[1]!, `o-${q.id}-2`) })).toBe('conflict');
         expect(await store.getInbox(q.id)).toMatchObject({ status: 'won', version: 1 });
         expect((await store.getOrderByQuote(q.id))?.number).toBe(numbers[0]);
+
+        // Staff's list, search and changes, with the request's history and the buyer's mail.
+        const page = await store.listOrders({ q: 'po-1 sku-1' }, 0, 10);
+        expect(page.items.map((o) => o.id)).toEqual([`o-${q.id}-1`]);
+        expect(page.counts).toMatchObject({ confirmed: 1, shipped: 0 });
+        expect((await store.listOrders({ status: 'shipped' }, 0, 10)).total).toBe(0);
+        expect((await store.listOrders({ from: new Date(Date.now() + 60_000).toISOString() }, 0, 10)).total).toBe(0);
+        const shipped = await store.updateOrder(`o-${q.id}-1`, 0, {
+          status: 'shipped', shipment: { carrier: 'DHL', trackingNumber: 'T1' }, updatedAt: at,
+          events: [{ at, actor: 'ops@x.test', type: 'order', from: 'confirmed', to: 'shipped', text: 'DHL T1', reply: null }],
+          mails: mailsFor(q.id, 1),
+        });
+        expect(shipped).toMatchObject({ status: 'shipped', shipment: { carrier: 'DHL', trackingNumber: 'T1' }, version: 1 });
+        expect(await store.updateOrder(`o-${q.id}-1`, 0, { status: 'cancelled', cancelReason: 'x', updatedAt: at, events: [], mails: [] })).toBe('conflict');
+        expect(await store.updateOrder('no-such-order', 0, { status: 'cancelled', updatedAt: at, events: [], mails: [] })).toBeNull();
+        expect(await store.getOrder(`o-${q.id}-1`)).toMatchObject({ status: 'shipped', version: 1 });
+        expect((await store.inboxHistory(q.id)).map((h) => [h.type, h.to, h.text])).toEqual([['order', 'shipped', 'DHL T1']]);
+        expect((await store.listMails(q.id)).map((m) => m.id)).toEqual([`mail-${q.id}-0`]);
       } finally {
         await store.close();
       }

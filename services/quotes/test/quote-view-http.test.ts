@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxDetail, InboxStats } from '@forgeline/contracts/quote-inbox';
 import type { QuoteView } from '@forgeline/contracts/quote-view';
@@ -222,6 +223,65 @@ function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) 
       // The free-text line of every request here is not a "part" of the top parts.
       expect(stats.topParts.every((p) => p.productId !== '' && p.productName !== '')).toBe(true);
       expect(stats.topParts.length).toBeGreaterThan(0);
+    });
+
+    it('lets staff list, find, ship, deliver and export orders; each change mails the buyer and joins the history', async () => {
+      const email = `orders-${randomUUID().slice(0, 8)}@quarry.example`;
+      const id = await request(email);
+      const token = await reply(id, priced());
+      const ok = await act(token, 'accept', accept({ poNumber: 'PO-SHIP-1' }));
+      expect(ok.status).toBe(201);
+      const number = ok.body.order.number as string;
+      const call = async (method: string, p: string, body?: unknown, extra: Record<string, string> = {}) => send(method, `${svc.url}${p}`, body, { ...(await admin()), ...extra });
+
+      const list = await call('GET', `/api/admin/orders?q=${encodeURIComponent('PO-SHIP-1')}`);
+      expect(list.status).toBe(200);
+      expect(list.body.items).toHaveLength(1);
+      const order = list.body.items[0];
+      expect(order).toMatchObject({ number, status: 'confirmed', poNumber: 'PO-SHIP-1', customerEmail: email, shipment: null, cancelReason: null });
+      expect(order.totals).toEqual([{ currency: 'USD', total: 50 }, { currency: 'EUR', total: 40 }]);
+      expect(list.body.counts.confirmed).toBeGreaterThanOrEqual(1);
+      expect((await call('GET', `/api/admin/orders?q=${number}&status=shipped`)).body.items).toHaveLength(0);
+      expect((await call('GET', '/api/admin/orders?status=lost')).body.issues[0].path).toBe('status');
+
+      const read = await call('GET', `/api/admin/orders/${order.id}`);
+      expect(read.headers.get('etag')).toBe('"v0"');
+      expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'shipped', carrier: 'DHL', trackingNumber: 'JD0001' })).status).toBe(428);
+      const noTracking = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'shipped', carrier: 'DHL' }, { 'if-match': '"v0"' });
+      expect(noTracking.status).toBe(400);
+      expect(noTracking.body.issues[0].path).toBe('trackingNumber');
+      const delivered = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'delivered' }, { 'if-match': '"v0"' });
+      expect(delivered.status).toBe(409);
+      expect(delivered.body.message).toMatch(/Confirmed cannot move to Delivered/);
+      const shipped = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'shipped', carrier: 'DHL', trackingNumber: 'JD0001' }, { 'if-match': '"v0"' });
+      expect(shipped.status).toBe(200);
+      expect(shipped.body).toMatchObject({ status: 'shipped', shipment: { carrier: 'DHL', trackingNumber: 'JD0001' }, version: 1 });
+      const stale = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'delivered' }, { 'if-match': '"v0"' });
+      expect(stale.status).toBe(409);
+      expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'delivered', version: 1 })).body.status).toBe('delivered');
+      const cancel = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'cancelled', reason: 'late' }, { 'if-match': '"v2"' });
+      expect(cancel.status).toBe(409);
+
+      // The buyer sees it and is mailed each step; the request's history has it for staff too.
+      const page = (await view(token)).body as QuoteView;
+      expect(page.order).toMatchObject({ number, status: 'delivered' });
+      expect(page.history.map((h) => h.what)).toEqual(expect.arrayContaining(['Shipped: DHL JD0001', 'Delivered']));
+      const subjects = (await svc.store.listMails(id)).filter((m) => m.message.to === email).map((m) => m.message.subject);
+      expect(subjects).toEqual(expect.arrayContaining([`Order ${number} shipped`, `Order ${number} delivered`]));
+      const history = (await call('GET', `/api/admin/quotes/${id}`)).body as InboxDetail;
+      expect(history.history.filter((h) => h.type === 'order').map((h) => [h.from, h.to, h.text])).toEqual([
+        ['confirmed', 'shipped', 'DHL JD0001'],
+        ['shipped', 'delivered', null],
+      ]);
+
+      const csv = await call('GET', `/api/admin/orders/export.csv?q=${number}`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+      const rows = parse(csv.text, { bom: true, columns: true }) as Record<string, string>[];
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ number, status: 'delivered', po_number: 'PO-SHIP-1', carrier: 'DHL', tracking_number: 'JD0001', address: '1 Pit Road\nLeeds LS1' });
+      expect((await call('GET', `/api/admin/orders/nope`)).status).toBe(404);
+      expect((await send('GET', `${svc.url}/api/admin/orders`)).status).toBe(401);
     });
 
     it('names the field of a bad answer, and a token in a path never reaches another request', async () => {

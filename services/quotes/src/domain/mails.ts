@@ -290,3 +290,35 @@ export function buyerAnswerMails(
   }
   return mails;
 }
+
+/** The buyer told of their order's new status: shipped (with carrier and tracking number), delivered or cancelled. */
+export function orderStatusMail(
+  o: { id: string; number: string; poNumber: string; quoteId: string; customerName: string; customerEmail: string },
+  change: { status: 'shipped' | 'delivered' | 'cancelled' | 'confirmed'; shipment?: { carrier: string; trackingNumber: string } | null; reason?: string },
+  version: number,
+  s: MailSettings,
+): OutboxMail {
+  const id = `order-${o.id}-${version}`;
+  const what =
+    change.status === 'shipped'
+      ? `has shipped with ${change.shipment?.carrier ?? '-'}, tracking number ${change.shipment?.trackingNumber ?? '-'}`
+      : change.status === 'delivered'
+        ? 'has been delivered'
+        : change.status === 'cancelled'
+          ? `has been cancelled: ${change.reason ?? ''}`
+          : 'is confirmed';
+  const line = `Your order ${o.number} (your PO ${o.poNumber}) ${what}.`;
+  const text = [`Dear ${o.customerName},`, '', line, '', `Reference: ${o.quoteId}`, s.siteName].join('\n');
+  return {
+    id,
+    refId: o.quoteId,
+    message: {
+      to: o.customerEmail,
+      replyTo: s.sellerEmail,
+      subject: oneLine(`Order ${o.number} ${change.status}`),
+      text,
+      html: page(`Order ${o.number}`, `<p>Dear ${escapeHtml(o.customerName)},</p><p>${escapeHtml(line)}</p><p>Reference: ${escapeHtml(o.quoteId)}<br>${escapeHtml(s.siteName)}</p>`),
+      messageId: `<${id}@${s.messageDomain}>`,
+    },
+  };
+}

@@ -3,6 +3,7 @@ import type { InboxEvent } from '@forgeline/contracts/quote-inbox';
 import { QUOTE_DECLINE_REASON_LABELS, type QuoteView, type QuoteViewVersion } from '@forgeline/contracts/quote-view';
 import type { InboxRecord, OrderRecord, QuoteLink } from '../ports.ts';
 import { DAY_MS } from './inbox.ts';
+import { lineTotal, totalsByCurrency } from './orders.ts';
 
 /** What the seller sets about quote links (QUOTE_LINK_GRACE_DAYS, QUOTE_VALIDITY_DAYS, PUBLIC_URL). */
 export interface QuoteViewSettings {
@@ -19,7 +20,6 @@ export const newQuoteToken = () => randomBytes(32).toString('base64url');
 export const hashQuoteToken = (token: string) => createHash('sha256').update(token).digest('hex');
 export const quoteViewUrl = (s: QuoteViewSettings, token: string) => `${s.publicUrl.replace(/\/$/, '')}/quote/view/${token}`;
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The instant a validity date ends: the end of that day, UTC. */
 const endOf = (date: string) => Date.parse(`${date}T00:00:00.000Z`) + DAY_MS;
@@ -36,19 +36,17 @@ export function quoteVersions(history: InboxEvent[], s: QuoteViewSettings, asked
         quantity: l.quantity,
         unitPrice: l.unitPrice,
         currency: l.currency,
-        lineTotal: l.unitPrice === null ? null : round2(l.unitPrice * l.quantity),
+        lineTotal: lineTotal(l),
         leadTime: l.leadTime,
         j,
       }));
-      const totals = new Map<string, number>();
-      for (const l of lines) if (l.lineTotal !== null) totals.set(l.currency ?? '', round2((totals.get(l.currency ?? '') ?? 0) + l.lineTotal));
       return {
         version: i + 1,
         quotedAt: e.at,
         message: e.text ?? '',
         validUntil: e.reply!.validUntil?.slice(0, 10) ?? day(Date.parse(e.at) + s.defaultValidityDays * DAY_MS),
         lines: lines.map(({ j: _j, ...l }) => l),
-        totals: [...totals].map(([currency, total]) => ({ currency, total })),
+        totals: totalsByCurrency(lines.map((l) => ({ amount: l.lineTotal, currency: l.currency }))),
       };
     });
 }
@@ -72,6 +70,9 @@ function buyerHistory(r: InboxRecord, history: InboxEvent[]): QuoteView['history
       if (b.action === 'accept') out.push({ at: e.at, what: `You accepted version ${b.version}: order ${b.orderNumber ?? ''}`.trim(), text: b.poNumber ? `PO ${b.poNumber}` : null });
       else if (b.action === 'changes') out.push({ at: e.at, what: `You asked for changes to version ${b.version}`, text: e.text });
       else out.push({ at: e.at, what: `You declined: ${b.reason ? QUOTE_DECLINE_REASON_LABELS[b.reason] : 'no reason given'}`, text: e.text || null });
+    } else if (e.type === 'order') {
+      const label = e.to === 'shipped' ? `Shipped: ${e.text ?? ''}` : e.to === 'delivered' ? 'Delivered' : e.to === 'cancelled' ? 'Order cancelled' : `Order ${e.to ?? ''}`;
+      out.push({ at: e.at, what: label.trim(), text: e.to === 'cancelled' ? e.text : null });
     } else if (e.type === 'status' && e.actor !== 'buyer' && (e.to === 'closed' || e.to === 'won' || e.to === 'lost')) {
       out.push({ at: e.at, what: e.to === 'closed' ? 'Closed by the seller' : e.to === 'won' ? 'Marked as ordered by the seller' : 'Marked as not going ahead by the seller', text: null });
     }

@@ -2,6 +2,7 @@ import mongoose, { type Connection, type Model, type mongo } from 'mongoose';
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import { INBOX_STATUSES, type InboxEvent, type InboxStats, type InboxStatus } from '@forgeline/contracts/quote-inbox';
+import { ORDER_STATUSES } from '@forgeline/contracts/orders';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
 import { orderNumber } from '../../domain/orders.ts';
 import type {
@@ -11,7 +12,11 @@ import type {
   InboxFilter,
   InboxPage,
   InboxRecord,
+  OrderChange,
+  OrderFilter,
+  OrderPage,
   OrderRecord,
+  OrderStatus,
   OutboxEntry,
   OutboxMail,
   QuoteLink,
@@ -62,6 +67,19 @@ interface OrderDoc extends Omit<OrderRecord, 'id'> {
   _id: string;
   /** Set while its accept is being written (see claimOrder). */
   pendingSince?: Date | null;
+  /** The lower-cased text the search looks through (number, PO, buyer, parts). */
+  search?: string;
+  /** A change's mails and events until they are in the outbox and the request's history (see updateOrder). */
+  unqueuedMails?: string;
+  unrecordedEvents?: string;
+}
+
+const orderSearchText = (o: OrderRecord) =>
+  [o.number, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, ...o.lines.map((l) => l.productSku)].join('\n').toLowerCase();
+
+function docToOrder(d: OrderDoc): OrderRecord {
+  const { _id, pendingSince: _p, search: _s, unqueuedMails: _m, unrecordedEvents: _e, ...rest } = d;
+  return { ...rest, id: _id, shipment: rest.shipment ?? null, cancelReason: rest.cancelReason ?? null };
 }
 
 /** A pending order older than this belongs to an accept whose process died before finishing it. */
@@ -247,11 +265,17 @@ export class MongoQuoteStore implements QuoteStore {
         createdAt: str,
         updatedAt: str,
         version: Number,
+        shipment: { type: mongoose.Schema.Types.Mixed, default: null },
+        cancelReason: { type: String, default: null },
         pendingSince: { type: Date, default: null },
+        search: optStr,
+        unqueuedMails: { type: String, index: { sparse: true } },
+        unrecordedEvents: String,
       },
       { ...opts, collection: 'orders' },
     );
-    orderSchema.index({ createdAt: -1, _id: -1 });
+    // The list names the status (all of them when none is asked, as the inbox does), newest first.
+    orderSchema.index({ status: 1, pendingSince: 1, createdAt: -1, _id: -1 });
     this.orders = conn.model<OrderDoc>('Order', orderSchema);
     const numberSchema = new mongoose.Schema({ _id: str, year: str, n: { type: Number, required: true } }, { ...opts, collection: 'order_numbers' });
     numberSchema.index({ year: 1, n: -1 });
@@ -424,6 +448,8 @@ export class MongoQuoteStore implements QuoteStore {
     }
     const changes = await this.inbox.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1, unsavedOrder: 1 }).limit(100).lean();
     for (const d of changes) await this.finishChange(d._id, d.unqueuedMails, d.unrecordedEvents, d.unsavedOrder);
+    const orderChanges = await this.orders.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1 }).limit(100).lean();
+    for (const d of orderChanges) await this.finishOrderChange(d._id, d.unqueuedMails, d.unrecordedEvents);
   }
 
   private async finishChange(id: string, mails: string | undefined, events: string | undefined, order?: string) {
@@ -447,7 +473,7 @@ export class MongoQuoteStore implements QuoteStore {
     const { id, ...rest } = o;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.orders.create({ _id: id, ...rest, pendingSince: new Date() });
+        await this.orders.create({ _id: id, ...rest, pendingSince: new Date(), search: orderSearchText(o) });
         return true;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
@@ -461,7 +487,7 @@ export class MongoQuoteStore implements QuoteStore {
   /** The order of a change that went through: no longer pending (a recovery finds it claimed, or claims it now). */
   private async insertOrder(o: OrderRecord) {
     const { id, ...rest } = o;
-    await this.orders.create({ _id: id, ...rest, pendingSince: null }).catch((err: unknown) => {
+    await this.orders.create({ _id: id, ...rest, pendingSince: null, search: orderSearchText(o) }).catch((err: unknown) => {
       if (!isDuplicateKey(err)) throw err;
     });
     await this.orders.updateOne({ _id: id }, { $set: { pendingSince: null } });
@@ -501,9 +527,51 @@ export class MongoQuoteStore implements QuoteStore {
 
   async getOrderByQuote(quoteId: string): Promise<OrderRecord | null> {
     const d = await this.orders.findOne({ quoteId }).lean();
+    return !d || d.pendingSince ? null : docToOrder(d as OrderDoc);
+  }
+
+  private orderFilter(f: OrderFilter, withStatus = true): Record<string, unknown> {
+    const q: Record<string, unknown> = { status: withStatus && f.status ? f.status : { $in: [...ORDER_STATUSES] }, pendingSince: null };
+    if (f.from || f.toExclusive) q.createdAt = { ...(f.from ? { $gte: f.from } : {}), ...(f.toExclusive ? { $lt: f.toExclusive } : {}) };
+    const terms = f.q ? searchTerms(f.q) : [];
+    if (terms.length) q.$and = terms.map((t) => ({ search: { $regex: escapeRegex(t) } }));
+    return q;
+  }
+
+  async listOrders(f: OrderFilter, offset: number, limit: number): Promise<OrderPage> {
+    const [docs, byStatus] = await Promise.all([
+      this.orders.find(this.orderFilter(f), { search: 0, unqueuedMails: 0, unrecordedEvents: 0 }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).lean(),
+      this.orders.aggregate<{ _id: OrderStatus; n: number }>([{ $match: this.orderFilter(f, false) }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
+    ]);
+    const counts = Object.fromEntries(ORDER_STATUSES.map((st) => [st, byStatus.find((r) => r._id === st)?.n ?? 0])) as Record<OrderStatus, number>;
+    return { items: docs.map((d) => docToOrder(d as OrderDoc)), total: f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0), counts };
+  }
+
+  async getOrder(id: string): Promise<OrderRecord | null> {
+    const d = await this.orders.findById(id).lean();
+    return !d || d.pendingSince ? null : docToOrder(d as OrderDoc);
+  }
+
+  /** A conditional update on the version carrying the mails and events, finished as updateInbox's are. */
+  async updateOrder(id: string, expectedVersion: number, change: OrderChange): Promise<OrderRecord | 'conflict' | null> {
+    const d = await this.orders.findById(id).lean();
     if (!d || d.pendingSince) return null;
-    const { _id, pendingSince: _p, ...rest } = d;
-    return { id: _id, ...rest } as OrderRecord;
+    if (d.version !== expectedVersion) return 'conflict';
+    const version = expectedVersion + 1;
+    const events: EventDoc[] = change.events.map((e, i) => ({ ...e, _id: `${d.quoteId}:o${id}:${String(version).padStart(9, '0')}:${i}`, itemId: d.quoteId }));
+    const set: Record<string, unknown> = { status: change.status, updatedAt: change.updatedAt, version, unqueuedMails: JSON.stringify(change.mails), unrecordedEvents: JSON.stringify(events) };
+    if (change.shipment !== undefined) set.shipment = change.shipment;
+    if (change.cancelReason !== undefined) set.cancelReason = change.cancelReason;
+    const res = await this.orders.updateOne({ _id: id, version: expectedVersion }, { $set: set });
+    if (res.matchedCount === 0) return 'conflict';
+    await this.finishOrderChange(id, set.unqueuedMails as string, set.unrecordedEvents as string);
+    const { unqueuedMails: _m, unrecordedEvents: _e, ...fields } = set;
+    return docToOrder({ ...(d as OrderDoc), ...fields } as OrderDoc);
+  }
+
+  private async finishOrderChange(id: string, mails: string | undefined, events: string | undefined) {
+    await this.finishChange(id, mails, events);
+    await this.orders.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1 } });
   }
 
   private filter(f: InboxFilter, withStatus = true): Record<string, unknown> {

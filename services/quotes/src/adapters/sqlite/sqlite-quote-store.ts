@@ -5,6 +5,7 @@ import type { ContactMessage, QuoteLine, QuoteRequest } from '@forgeline/contrac
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { INBOX_STATUSES } from '@forgeline/contracts/quote-inbox';
+import { ORDER_STATUSES } from '@forgeline/contracts/orders';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
 import { orderNumber } from '../../domain/orders.ts';
 import type {
@@ -14,7 +15,11 @@ import type {
   InboxFilter,
   InboxPage,
   InboxRecord,
+  OrderChange,
+  OrderFilter,
+  OrderPage,
   OrderRecord,
+  OrderStatus,
   OutboxEntry,
   OutboxMail,
   QuoteLink,
@@ -151,6 +156,7 @@ CREATE TABLE IF NOT EXISTS orders (
   version INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS orders_created ON orders (created_at, id);
+CREATE INDEX IF NOT EXISTS orders_status ON orders (status, created_at, id);
 CREATE TABLE IF NOT EXISTS order_counters (year TEXT PRIMARY KEY, n INTEGER NOT NULL);
 `;
 
@@ -169,6 +175,8 @@ interface OrderRow {
   created_at: string;
   updated_at: string;
   version: number;
+  shipment: string | null;
+  cancel_reason: string | null;
 }
 
 const toOrder = (r: OrderRow): OrderRecord => ({
@@ -183,10 +191,16 @@ const toOrder = (r: OrderRow): OrderRecord => ({
   lines: JSON.parse(r.lines) as OrderRecord['lines'],
   customerName: r.customer_name,
   customerEmail: r.customer_email,
+  shipment: r.shipment ? (JSON.parse(r.shipment) as OrderRecord['shipment']) : null,
+  cancelReason: r.cancel_reason,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   version: r.version,
 });
+
+/** What the orders' search looks through: number, PO, buyer, parts. */
+const orderSearchText = (o: OrderRecord) =>
+  [o.number, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, ...o.lines.map((l) => l.productSku)].join('\n').toLowerCase();
 
 interface InboxRow {
   id: string;
@@ -347,6 +361,9 @@ export class SqliteQuoteStore implements QuoteStore {
     // The buyer's quote page (issue 34) came after that: the buyer's answers in the history, a decline's reason.
     addColumn('inbox_events', 'buyer');
     addColumn('inbox', 'lost_reason');
+    addColumn('orders', 'shipment');
+    addColumn('orders', 'cancel_reason');
+    addColumn('orders', 'search');
     this.backfillInbox();
   }
 
@@ -813,6 +830,47 @@ export class SqliteQuoteStore implements QuoteStore {
       )
       .run(o.id, o.number, o.quoteId, o.quoteVersion, o.status, o.poNumber, JSON.stringify(o.delivery), o.note, JSON.stringify(o.lines),
         o.customerName, o.customerEmail, o.createdAt, o.updatedAt, o.version);
+    this.db.prepare('UPDATE orders SET search = ? WHERE id = ?').run(orderSearchText(o), o.id);
+  }
+
+  async listOrders(f: OrderFilter, offset: number, limit: number): Promise<OrderPage> {
+    const where = (withStatus: boolean) => {
+      const parts: string[] = [];
+      const params: unknown[] = [];
+      if (withStatus && f.status) (parts.push('status = ?'), params.push(f.status));
+      if (f.from) (parts.push('created_at >= ?'), params.push(f.from));
+      if (f.toExclusive) (parts.push('created_at < ?'), params.push(f.toExclusive));
+      for (const term of f.q ? searchTerms(f.q) : []) (parts.push('instr(search, ?) > 0'), params.push(term));
+      return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+    };
+    const w = where(true);
+    const c = where(false);
+    const rows = this.db.prepare(`SELECT * FROM orders ${w.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...w.params, limit, offset) as OrderRow[];
+    const byStatus = this.db.prepare(`SELECT status, count(*) AS n FROM orders ${c.sql} GROUP BY status`).all(...c.params) as { status: OrderStatus; n: number }[];
+    const counts = Object.fromEntries(ORDER_STATUSES.map((st) => [st, byStatus.find((r) => r.status === st)?.n ?? 0])) as Record<OrderStatus, number>;
+    return { items: rows.map(toOrder), total: f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0), counts };
+  }
+
+  async getOrder(id: string): Promise<OrderRecord | null> {
+    const r = this.db.prepare('SELECT * FROM orders WHERE id = ?').get(id) as OrderRow | undefined;
+    return r ? toOrder(r) : null;
+  }
+
+  async updateOrder(id: string, expectedVersion: number, change: OrderChange): Promise<OrderRecord | 'conflict' | null> {
+    return this.save(() => {
+      const r = this.db.prepare('SELECT * FROM orders WHERE id = ?').get(id) as OrderRow | undefined;
+      if (!r) return null;
+      if (r.version !== expectedVersion) return 'conflict' as const;
+      const shipment = change.shipment === undefined ? r.shipment : JSON.stringify(change.shipment);
+      const reason = change.cancelReason ?? r.cancel_reason;
+      this.db
+        .prepare('UPDATE orders SET status = ?, shipment = ?, cancel_reason = ?, updated_at = ?, version = ? WHERE id = ? AND version = ?')
+        .run(change.status, shipment, reason, change.updatedAt, expectedVersion + 1, id, expectedVersion);
+      const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply, buyer) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)');
+      for (const e of change.events) ev.run(r.quote_id, e.at, e.actor, e.type, e.from, e.to, e.text);
+      this.insertMails(change.mails, Date.now());
+      return toOrder({ ...r, status: change.status, shipment, cancel_reason: reason, updated_at: change.updatedAt, version: expectedVersion + 1 });
+    });
   }
 
   async nextOrderNumber(year: string): Promise<string> {

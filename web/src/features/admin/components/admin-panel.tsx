@@ -1,4 +1,4 @@
-import { Archive, Database, ImageUp, Inbox, KeyRound, LogOut, Package, ScrollText, type LucideIcon } from 'lucide-react';
+import { Archive, Database, ImageUp, Inbox, KeyRound, LogOut, Package, PackageCheck, ScrollText, type LucideIcon } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -19,6 +19,7 @@ const tabs = [
   adminTab('sku', 'SKU Image Uploader', ImageUp, () => import('./sku-upload-tab.tsx')),
   adminTab('bulk', 'Bulk Upload', Archive, () => import('./bulk-upload-tab.tsx')),
   adminTab('inbox', 'Inbox', Inbox, () => import('./inbox-tab.tsx')),
+  adminTab('orders', 'Orders', PackageCheck, () => import('./orders-tab.tsx')),
   adminTab('catalog', 'Catalogue', Database, () => import('./catalog-tab.tsx')),
   adminTab('api-keys', 'API keys', KeyRound, () => import('./api-keys-tab.tsx')),
   adminTab('audit', 'Audit log', ScrollText, () => import('./audit-log-tab.tsx')),
