@@ -479,6 +479,8 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
         leadTime: input.lines[i]?.leadTime || null,
       }));
       const validUntil = input.validUntil ?? null;
+      // The version's last valid day, for the expiry reminders (a reply without a date holds QUOTE_VALIDITY_DAYS).
+      const lastDay = (validUntil ?? new Date(Date.parse(at) + deps.quoteView.defaultValidityDays * DAY_MS).toISOString()).slice(0, 10);
       const events: InboxEvent[] = [{ at, actor, type: 'reply', from: null, to: r.customerEmail, text: input.message, reply: { lines, validUntil } }];
       if (r.status !== target) events.push({ at, actor, type: 'status', from: r.status, to: target, text: null, reply: null });
       // A quote's reply carries a new link to the buyer's page (only its hash is kept); earlier links stay valid.
@@ -489,7 +491,7 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
         link = quoteViewUrl(deps.quoteView, token);
       }
       const mail = replyMail(r, { message: input.message, lines, validUntil }, version + 1, deps.mail, link);
-      const out = await apply(req, r, version, { status: target, firstReplyAt: at, updatedAt: at, events, mails: [mail] });
+      const out = await apply(req, r, version, { status: target, firstReplyAt: at, updatedAt: at, events, mails: [mail], ...(r.kind === 'quote' ? { validUntil: lastDay } : {}) });
       deps.outbox.kick();
       res.setHeader('etag', etag(out.version));
       res.json(await detail(store, out));

@@ -36,6 +36,10 @@ export const QuotesConfigSchema = z.object({
   QUOTE_LINK_GRACE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** How long a reply's prices hold when staff give no date. */
   QUOTE_VALIDITY_DAYS: positiveInt(30),
+  /** The buyer is reminded this many days before a quote expires (once per version); 0: no reminders. */
+  QUOTE_REMINDER_DAYS: z.coerce.number().int().min(0).max(365).default(3),
+  /** How often each replica looks for quotes to remind of. */
+  QUOTE_REMINDER_POLL_MS: positiveInt(15 * 60_000),
   /** Buyer confirmations to one recipient address per UTC day, across every sender and replica (in the store). */
   CONFIRMATIONS_PER_RECIPIENT_PER_DAY: positiveInt(3),
   /** Multiplies every limit above (the browser tests and benchmark set it; shared with the auth service). */

@@ -7,6 +7,7 @@ import { HttpProductCatalog } from './adapters/http/http-product-catalog.ts';
 import { MongoQuoteStore } from './adapters/mongo/mongo-quote-store.ts';
 import { SqliteQuoteStore } from './adapters/sqlite/sqlite-quote-store.ts';
 import { createApp } from './app.ts';
+import { createExpiryReminders } from './domain/expiry-reminders.ts';
 import { QuotesConfigSchema } from './config.ts';
 import { Captchas } from './domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
@@ -48,15 +49,26 @@ runMain('quotes', async () => {
     redis,
     quoteView: { publicUrl: config.PUBLIC_URL, graceDays: config.QUOTE_LINK_GRACE_DAYS, defaultValidityDays: config.QUOTE_VALIDITY_DAYS },
   });
+  const reminders = createExpiryReminders({
+    store,
+    mail: { siteName: 'Forgeline Parts', sellerEmail: config.SELLER_EMAIL, messageDomain: messageDomain(config.MAIL_FROM) },
+    quoteView: { publicUrl: config.PUBLIC_URL, graceDays: config.QUOTE_LINK_GRACE_DAYS, defaultValidityDays: config.QUOTE_VALIDITY_DAYS },
+    daysBefore: config.QUOTE_REMINDER_DAYS,
+    pollMs: config.QUOTE_REMINDER_POLL_MS,
+    logger,
+    outbox,
+  });
   const counts = await store.outboxCounts();
   logger.info({ pendingMails: counts.pending }, 'outbox resuming');
   outbox.start();
+  reminders.start();
   await serve(app, {
     host: config.HOST,
     port: config.PORT,
     logger,
     limits: serverLimitsOf(config),
     onClose: async () => {
+      await reminders.stop();
       await outbox.stop();
       await store.close();
       redis?.disconnect();

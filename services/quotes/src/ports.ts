@@ -123,6 +123,15 @@ export interface OrderChange {
   mails: OutboxMail[];
 }
 
+/** A quote about to expire: whom to remind, and of which day. */
+export interface ExpiringQuote {
+  id: string;
+  customerName: string;
+  customerEmail: string;
+  subject: string;
+  validUntil: string;
+}
+
 /** A buyer's capability link to their quote page: only the SHA-256 of its token is kept. */
 export interface QuoteLink {
   tokenHash: string;
@@ -138,6 +147,8 @@ export interface InboxChange {
   lostReason?: QuoteDeclineReason | null;
   /** An accept's order: stored with the change (at most one per request). */
   order?: OrderRecord;
+  /** A quote reply's last valid day (YYYY-MM-DD), kept on the request for the expiry reminders. */
+  validUntil?: string;
   assignee?: string | null;
   firstReplyAt?: string;
   updatedAt: string;
@@ -237,6 +248,10 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
    * written, so its mails can name it: an accept that then loses a race leaves a gap, never a duplicate.
    */
   nextOrderNumber(year: string): Promise<string>;
+  /** Quoted requests (status quoted) whose latest version's last valid day is from `fromDay` to `toDay`, at most `limit`. */
+  listExpiringQuotes(fromDay: string, toDay: string, limit: number): Promise<ExpiringQuote[]>;
+  /** Puts mails in the outbox; one whose id is there already is left as it is. Answers how many went in. */
+  enqueueMails(mails: OutboxMail[]): Promise<number>;
   /** The orders, newest first. */
   listOrders(filter: OrderFilter, offset: number, limit: number): Promise<OrderPage>;
   getOrder(id: string): Promise<OrderRecord | null>;

@@ -13,6 +13,7 @@ import { Captchas } from '../src/domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from '../src/ports.ts';
 import type { QuoteViewSettings } from '../src/domain/quote-view.ts';
+import { createExpiryReminders } from '../src/domain/expiry-reminders.ts';
 
 export const PRODUCT = { id: 'p-1', name: 'Hydraulic Filter <HF-1>', sku: 'SKU-HF1', partNumber: '1R-0750' };
 export const SELLER = 'seller@example.com';
@@ -80,6 +81,8 @@ export interface TestService {
   dataDir: string;
   store: QuoteStore;
   outbox: Outbox;
+  /** The expiry reminders' job, as main.ts runs it on a timer. */
+  reminders: ReturnType<typeof createExpiryReminders>;
   mailDir: string;
   /** Stops the service; with keepData the folder stays for a restart. */
   close: (opts?: { keepData?: boolean }) => Promise<void>;
@@ -121,20 +124,24 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     leaseMs: 30_000,
     ...opts.outbox,
   });
+  const quoteView = { publicUrl: 'https://shop.example', graceDays: 30, defaultValidityDays: 30, ...opts.quoteView };
+  const mail = { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' };
   const app = createApp({
     logger,
     store,
     catalog: new HttpProductCatalog(opts.catalogUrl, 2_000),
     captcha: new Captchas(store, opts.captchaClock),
-    mail: { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' },
+    mail,
     outbox,
     // Confirmations per recipient as main.ts has them by default: a test that counts buyer mails uses its own addresses.
     rateLimits: { windowMs: 60_000, quote: 1000, contact: 1000, captcha: 1000, quoteView: 1000, confirmationsPerDay: 3, ...opts.rateLimits },
     adminEmails: ADMINS,
     serviceToken: SERVICE_TOKEN,
     redis: opts.redis,
-    quoteView: { publicUrl: 'https://shop.example', graceDays: 30, defaultValidityDays: 30, ...opts.quoteView },
+    quoteView,
   });
+  // Started by no timer here: a test runs its passes (reminders.runOnce).
+  const reminders = createExpiryReminders({ store, mail, quoteView, daysBefore: 3, pollMs: 60_000, logger, outbox });
   outbox.start();
   const http = await listen(app);
   return {
@@ -143,9 +150,11 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     dataDir,
     store,
     outbox,
+    reminders,
     mailDir,
     close: async (o) => {
       await http.close();
+      await reminders.stop();
       await outbox.stop();
       await store.close();
       if (!o?.keepData) tmp?.remove();

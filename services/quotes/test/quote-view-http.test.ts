@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxDetail, InboxStats } from '@forgeline/contracts/quote-inbox';
 import type { QuoteView } from '@forgeline/contracts/quote-view';
 import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
+import { createLogger } from '@forgeline/service-kit/logger';
 import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
+import { createExpiryReminders } from '../src/domain/expiry-reminders.ts';
 import type { QuoteStore } from '../src/ports.ts';
 import { ADMINS, PRODUCT, SELLER, SERVICE_TOKEN, eventually, post, send, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
@@ -282,6 +284,39 @@ function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) 
       expect(rows[0]).toMatchObject({ number, status: 'delivered', po_number: 'PO-SHIP-1', carrier: 'DHL', tracking_number: 'JD0001', address: '1 Pit Road\nLeeds LS1' });
       expect((await call('GET', `/api/admin/orders/nope`)).status).toBe(404);
       expect((await send('GET', `${svc.url}/api/admin/orders`)).status).toBe(401);
+    });
+
+    it('reminds the buyer once, a few days before a quote expires, however many replicas look', async () => {
+      const email = `remind-${randomUUID().slice(0, 8)}@quarry.example`;
+      const soon = await request(email);
+      await reply(soon, priced(isoDay(Date.now() + 2 * DAY)));
+      const later = await request(email);
+      await reply(later, priced(isoDay(Date.now() + 20 * DAY)));
+      const accepted = await request(email);
+      const acceptedToken = await reply(accepted, priced(isoDay(Date.now() + 1 * DAY)));
+      expect((await act(acceptedToken, 'accept', accept())).status).toBe(201);
+
+      // Three passes at once (three replicas' timers), then one more later: one reminder.
+      const replica = () =>
+        createExpiryReminders({
+          store: svc.store,
+          mail: { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' },
+          quoteView: { publicUrl: 'https://shop.example', graceDays: 5, defaultValidityDays: 30 },
+          daysBefore: 3,
+          pollMs: 60_000,
+          logger: createLogger('reminders-test', 'silent'),
+          outbox: { kick: () => undefined },
+        });
+      await Promise.all([svc.reminders.runOnce(), replica().runOnce(), replica().runOnce()]);
+      await replica().runOnce();
+      const reminders = (await svc.store.listMails()).filter((m) => m.message.to === email && /expires on/.test(m.message.subject));
+      expect(reminders.map((m) => m.refId)).toEqual([soon]);
+      expect(reminders[0]!.message.subject).toContain(`expires on ${isoDay(Date.now() + 2 * DAY)}`);
+      // Its link opens the quote page.
+      const token = /\/quote\/view\/([A-Za-z0-9_-]{43})\b/.exec(reminders[0]!.message.text)![1]!;
+      expect(((await view(token)).body as QuoteView).status).toBe('open');
+      // A revised quote with a new validity gets its own reminder when that one comes near.
+      expect(await svc.reminders.runOnce()).toBe(0);
     });
 
     it('names the field of a bad answer, and a token in a path never reaches another request', async () => {

@@ -322,3 +322,25 @@ export function orderStatusMail(
     },
   };
 }
+
+/** A few days before a quote expires: one reminder to the buyer, with a link to their quote page. `id` is stable per validity. */
+export function expiryReminderMail(
+  q: { id: string; customerName: string; customerEmail: string; subject: string; validUntil: string },
+  id: string,
+  link: string,
+  s: MailSettings,
+): OutboxMail {
+  const line = `Our quotation for ${q.subject || 'your parts'} (ref ${q.id.slice(0, 8)}) is valid until ${q.validUntil}.`;
+  const text = [`Dear ${q.customerName},`, '', line, 'To accept it, ask for changes or decline it, open your quote page:', link, '', s.siteName].join('\n');
+  const html = page(
+    'Your quotation expires soon',
+    `<p>Dear ${escapeHtml(q.customerName)},</p><p>${escapeHtml(line)}</p>` +
+      `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 18px;background:#f5b301;color:#17191c;font-weight:bold;text-decoration:none;border-radius:4px">Open your quote</a></p>` +
+      `<p>${escapeHtml(s.siteName)}</p>`,
+  );
+  return {
+    id,
+    refId: q.id,
+    message: { to: q.customerEmail, replyTo: s.sellerEmail, subject: oneLine(`Your quotation expires on ${q.validUntil} (ref ${q.id.slice(0, 8)})`), text, html, messageId: `<${id}@${s.messageDomain}>` },
+  };
+}

@@ -8,6 +8,7 @@ import { orderNumber } from '../../domain/orders.ts';
 import type {
   CaptchaTake,
   ConfirmationQuota,
+  ExpiringQuote,
   InboxChange,
   InboxFilter,
   InboxPage,
@@ -55,6 +56,8 @@ interface InboxDoc extends Omit<InboxRecord, 'id' | 'firstLine' | 'lineCount'> {
   unsavedOrder?: string;
   /** The reason a buyer declined with (issue 34). */
   lostReason?: string | null;
+  /** The latest quote version's last valid day (the expiry reminders). */
+  validUntil?: string | null;
 }
 interface LinkDoc {
   /** The SHA-256 of the token. */
@@ -119,7 +122,7 @@ const escapeRegex = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const anyStatus = () => ({ $in: [...INBOX_STATUSES] }); // a new one each time: mongoose casts a filter in place
 
 function docToRecord(d: InboxDoc): InboxRecord {
-  const { _id, search: _s, unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, ...rest } = d as InboxDoc & { _id: string };
+  const { _id, search: _s, unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, validUntil: _v, ...rest } = d as InboxDoc & { _id: string };
   const lines = rest.lines ?? [];
   return { ...rest, id: _id, lines, assignee: rest.assignee ?? null, firstReplyAt: rest.firstReplyAt ?? null, firstLine: lines[0] ?? null, lineCount: lines.length };
 }
@@ -308,6 +311,7 @@ export class MongoQuoteStore implements QuoteStore {
         unrecordedEvents: String,
         unsavedOrder: String,
         lostReason: { type: String, default: null },
+        validUntil: { type: String, default: null },
       },
       { ...opts, collection: 'inbox' },
     );
@@ -317,6 +321,8 @@ export class MongoQuoteStore implements QuoteStore {
     inboxSchema.index({ status: 1, kind: 1, createdAt: -1, _id: -1 });
     inboxSchema.index({ status: 1, assignee: 1, createdAt: -1, _id: -1 });
     inboxSchema.index({ status: 1, kind: 1, assignee: 1, createdAt: -1, _id: -1 });
+    // The expiry reminders: quoted requests by their last valid day.
+    inboxSchema.index({ status: 1, validUntil: 1, _id: 1 });
     const eventSchema = new mongoose.Schema<EventDoc>(
       {
         _id: str,
@@ -511,6 +517,25 @@ export class MongoQuoteStore implements QuoteStore {
     }
   }
 
+  async listExpiringQuotes(fromDay: string, toDay: string, limit: number): Promise<ExpiringQuote[]> {
+    const docs = await this.inbox
+      .find({ status: 'quoted', validUntil: { $gte: fromDay, $lte: toDay } }, { customerName: 1, customerEmail: 1, subject: 1, validUntil: 1 })
+      .sort({ validUntil: 1, _id: 1 })
+      .limit(limit)
+      .lean();
+    return docs.map((d) => ({ id: d._id, customerName: d.customerName, customerEmail: d.customerEmail, subject: d.subject, validUntil: d.validUntil! }));
+  }
+
+  async enqueueMails(mails: OutboxMail[]): Promise<number> {
+    let n = 0;
+    for (const m of mails) {
+      if (await this.outbox.exists({ _id: m.id })) continue;
+      await this.enqueue([m]);
+      n++;
+    }
+    return n;
+  }
+
   async saveQuoteLink(link: QuoteLink): Promise<void> {
     const { tokenHash, ...rest } = link;
     await this.links.create({ _id: tokenHash, ...rest });
@@ -643,6 +668,7 @@ export class MongoQuoteStore implements QuoteStore {
     const set: Record<string, unknown> = { updatedAt: change.updatedAt, version, unqueuedMails: JSON.stringify(change.mails), unrecordedEvents: JSON.stringify(events) };
     if (change.order) set.unsavedOrder = JSON.stringify(change.order);
     if (change.lostReason !== undefined) set.lostReason = change.lostReason;
+    if (change.validUntil !== undefined) set.validUntil = change.validUntil;
     if (change.status) set.status = change.status;
     if (change.assignee !== undefined) set.assignee = change.assignee;
     if (change.firstReplyAt && !d.firstReplyAt) set.firstReplyAt = change.firstReplyAt;
@@ -654,7 +680,7 @@ export class MongoQuoteStore implements QuoteStore {
     }
     if (d.kind === 'quote' && change.status) await this.quotes.updateOne({ _id: id }, { $set: { status: change.status } });
     await this.finishChange(id, set.unqueuedMails as string, set.unrecordedEvents as string, set.unsavedOrder as string | undefined);
-    const { unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, ...fields } = set;
+    const { unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, validUntil: _v, ...fields } = set;
     return docToRecord({ ...(d as InboxDoc), ...fields } as InboxDoc);
   }
 

@@ -11,6 +11,7 @@ import { orderNumber } from '../../domain/orders.ts';
 import type {
   CaptchaTake,
   ConfirmationQuota,
+  ExpiringQuote,
   InboxChange,
   InboxFilter,
   InboxPage,
@@ -364,6 +365,8 @@ export class SqliteQuoteStore implements QuoteStore {
     addColumn('orders', 'shipment');
     addColumn('orders', 'cancel_reason');
     addColumn('orders', 'search');
+    addColumn('inbox', 'valid_until');
+    this.db.exec('CREATE INDEX IF NOT EXISTS inbox_expiring ON inbox (status, valid_until)');
     this.backfillInbox();
   }
 
@@ -783,6 +786,7 @@ export class SqliteQuoteStore implements QuoteStore {
       if (next.status !== r.status) this.noteStatus(this.db.prepare('SELECT rowid FROM inbox WHERE id = ?').pluck().get(id) as number, next.status);
       if (next.status !== r.status && r.kind === 'quote') this.db.prepare('UPDATE quote_requests SET status = ? WHERE id = ?').run(next.status, id);
       if (change.lostReason !== undefined) this.db.prepare('UPDATE inbox SET lost_reason = ? WHERE id = ?').run(change.lostReason, id);
+      if (change.validUntil !== undefined) this.db.prepare('UPDATE inbox SET valid_until = ? WHERE id = ?').run(change.validUntil, id);
       const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply, buyer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       for (const e of change.events) ev.run(id, e.at, e.actor, e.type, e.from, e.to, e.text, e.reply ? JSON.stringify(e.reply) : null, e.buyer ? JSON.stringify(e.buyer) : null);
       if (change.order) this.insertOrder(change.order);
@@ -878,6 +882,25 @@ export class SqliteQuoteStore implements QuoteStore {
       () => this.db.prepare('INSERT INTO order_counters (year, n) VALUES (?, 1) ON CONFLICT (year) DO UPDATE SET n = n + 1 RETURNING n').pluck().get(year) as number,
     );
     return orderNumber(year, n);
+  }
+
+  async listExpiringQuotes(fromDay: string, toDay: string, limit: number): Promise<ExpiringQuote[]> {
+    return this.db
+      .prepare(
+        `SELECT id, customer_name AS customerName, customer_email AS customerEmail, subject, valid_until AS validUntil FROM inbox
+         WHERE status = 'quoted' AND valid_until >= ? AND valid_until <= ? ORDER BY valid_until, id LIMIT ?`,
+      )
+      .all(fromDay, toDay, limit) as ExpiringQuote[];
+  }
+
+  async enqueueMails(mails: OutboxMail[]): Promise<number> {
+    return this.save(() => {
+      const now = Date.now();
+      const stmt = this.db.prepare('INSERT OR IGNORE INTO outbox (id, ref_id, message, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)');
+      let n = 0;
+      for (const m of mails) n += stmt.run(m.id, m.refId, JSON.stringify(m.message), now, now).changes;
+      return n;
+    });
   }
 
   async saveQuoteLink(link: QuoteLink): Promise<void> {
