@@ -81,6 +81,9 @@ test('a buyer asks for a change from the mailed link, staff revise, the buyer ac
   await expect(buyerTab.getByRole('cell', { name: products[0]!.name })).toBeVisible();
   await expect(buyerTab.getByText('Our prices for both parts.')).toBeVisible();
   await expect(buyerTab.getByRole('rowheader', { name: /^Total USD$/ })).toBeVisible();
+  const pdf = await buyerTab.request.get((await buyerTab.getByRole('link', { name: 'Download PDF of version 1' }).getAttribute('href'))!);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
 
   // Ask for changes: six of the first part, at a lower price.
   const changes = buyerTab.getByRole('region', { name: 'Ask for changes' });

@@ -85,6 +85,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'POST', path: '/api/contact', body: 'json' },
   // The buyer's quote page by its link (issue 34).
   { method: 'GET', path: '/api/quote-view/:x' },
+  { method: 'GET', path: '/api/quote-view/:x/pdf' },
   { method: 'POST', path: '/api/quote-view/:x/accept', body: 'json' },
   { method: 'POST', path: '/api/quote-view/:x/changes', body: 'json' },
   { method: 'POST', path: '/api/quote-view/:x/decline', body: 'json' },

@@ -118,6 +118,11 @@ export const QuoteDeclineSchema = z.object({
 });
 export type QuoteDecline = z.infer<typeof QuoteDeclineSchema>;
 
+/** GET /api/quote-view/{token}/pdf query: a version (the latest when absent). */
+export const QuotePdfQuerySchema = z.object({
+  version: z.preprocess((v) => (v === '' ? undefined : v), version.optional()),
+});
+
 /** POST /api/quote-view/{token}/accept's answer. */
 export const QuoteAcceptResponseSchema = z.object({
   order: QuoteViewOrderSchema,

@@ -14,6 +14,8 @@ export interface MailMessage {
    * after a crash carries the same id (mail clients fold duplicates) and the dev mailbox writes it only once.
    */
   messageId?: string;
+  /** Files sent with it (a quote's PDF), base64 so that the message stays JSON in an outbox. */
+  attachments?: { filename: string; contentType: string; content: string; encoding: 'base64' }[];
 }
 
 /** The mail port shared by the quotes and auth services. */

@@ -46,13 +46,15 @@ import {
   type Order,
   type OrderListResponse,
 } from '@forgeline/contracts/orders';
-import { buyerQuoteView, hashQuoteToken, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
+import { renderQuotePdf, type QuoteSeller } from './domain/quote-pdf.ts';
+import { buyerQuoteView, hashQuoteToken, quotePdfName, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
 import {
   QUOTE_DECLINE_REASON_LABELS,
   QUOTE_TOKEN_PATTERN,
   QuoteAcceptSchema,
   QuoteChangesSchema,
   QuoteDeclineSchema,
+  QuotePdfQuerySchema,
   type QuoteAcceptResponse,
   type QuoteView,
 } from '@forgeline/contracts/quote-view';
@@ -98,6 +100,8 @@ export interface QuotesDeps {
   serviceToken: string;
   /** The buyers' quote links: where they point, how long they open. */
   quoteView: QuoteViewSettings;
+  /** Who the quote PDFs say they are from (site-config). */
+  seller: QuoteSeller;
 }
 
 export const QUOTE_RECEIVED = 'Quote request received. We will reply within 24 hours.';
@@ -485,12 +489,16 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
       if (r.status !== target) events.push({ at, actor, type: 'status', from: r.status, to: target, text: null, reply: null });
       // A quote's reply carries a new link to the buyer's page (only its hash is kept); earlier links stay valid.
       let link: string | undefined;
+      let pdf: { filename: string; content: Buffer } | undefined;
       if (r.kind === 'quote') {
         const token = newQuoteToken();
         await store.saveQuoteLink({ tokenHash: hashQuoteToken(token), quoteId: r.id, createdAt: at, revokedAt: null });
         link = quoteViewUrl(deps.quoteView, token);
+        // The quote as the buyer's page will show it, this reply its latest version, as a PDF in the mail.
+        const view = buyerQuoteView(r, [...(await store.inboxHistory(r.id)), events[0]!], null, Date.now(), deps.quoteView);
+        pdf = { filename: quotePdfName(view, view.latestVersion), content: await renderQuotePdf(view, view.latestVersion, deps.seller) };
       }
-      const mail = replyMail(r, { message: input.message, lines, validUntil }, version + 1, deps.mail, link);
+      const mail = replyMail(r, { message: input.message, lines, validUntil }, version + 1, deps.mail, link, pdf);
       const out = await apply(req, r, version, { status: target, firstReplyAt: at, updatedAt: at, events, mails: [mail], ...(r.kind === 'quote' ? { validUntil: lastDay } : {}) });
       deps.outbox.kick();
       res.setHeader('etag', etag(out.version));
@@ -587,6 +595,24 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
     route(async (req, res) => {
       privatePage(res);
       res.json((await open(req)).view);
+    }),
+  );
+
+  // The quote as a PDF, a version of it (?version=N; the latest by default), from the same data as the page.
+  app.get(
+    '/api/quote-view/:token/pdf',
+    limit,
+    route(async (req, res) => {
+      privatePage(res);
+      const { view } = await open(req);
+      const asked = parseInput(QuotePdfQuerySchema, req.query, 'query').version ?? view.latestVersion;
+      if (asked > view.latestVersion) {
+        throw new HttpError(404, `This quote has no version ${asked}; the latest is ${view.latestVersion}.`);
+      }
+      const pdf = await renderQuotePdf(view, asked, deps.seller);
+      res.setHeader('content-type', 'application/pdf');
+      res.setHeader('content-disposition', `inline; filename="${quotePdfName(view, asked)}"`);
+      res.send(pdf);
     }),
   );
 

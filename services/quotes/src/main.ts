@@ -8,6 +8,8 @@ import { MongoQuoteStore } from './adapters/mongo/mongo-quote-store.ts';
 import { SqliteQuoteStore } from './adapters/sqlite/sqlite-quote-store.ts';
 import { createApp } from './app.ts';
 import { createExpiryReminders } from './domain/expiry-reminders.ts';
+import { warmQuotePdf } from './domain/quote-pdf.ts';
+import { siteConfig } from '@forgeline/site-config/site';
 import { QuotesConfigSchema } from './config.ts';
 import { Captchas } from './domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
@@ -48,7 +50,11 @@ runMain('quotes', async () => {
     },
     redis,
     quoteView: { publicUrl: config.PUBLIC_URL, graceDays: config.QUOTE_LINK_GRACE_DAYS, defaultValidityDays: config.QUOTE_VALIDITY_DAYS },
+    seller: siteConfig,
   });
+  // The first PDF of a process costs 360-480 ms (pdfkit's font metrics, code not yet optimised), later ones ~100 ms for
+  // 200 lines: one is drawn now, so the first buyer after a restart does not wait for it.
+  void warmQuotePdf().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'quote PDF warm-up failed'));
   const reminders = createExpiryReminders({
     store,
     mail: { siteName: 'Forgeline Parts', sellerEmail: config.SELLER_EMAIL, messageDomain: messageDomain(config.MAIL_FROM) },

@@ -14,6 +14,7 @@ import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from '../src/ports.ts';
 import type { QuoteViewSettings } from '../src/domain/quote-view.ts';
 import { createExpiryReminders } from '../src/domain/expiry-reminders.ts';
+import { siteConfig } from '@forgeline/site-config/site';
 
 export const PRODUCT = { id: 'p-1', name: 'Hydraulic Filter <HF-1>', sku: 'SKU-HF1', partNumber: '1R-0750' };
 export const SELLER = 'seller@example.com';
@@ -139,6 +140,7 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     serviceToken: SERVICE_TOKEN,
     redis: opts.redis,
     quoteView,
+    seller: siteConfig,
   });
   // Started by no timer here: a test runs its passes (reminders.runOnce).
   const reminders = createExpiryReminders({ store, mail, quoteView, daysBefore: 3, pollMs: 60_000, logger, outbox });

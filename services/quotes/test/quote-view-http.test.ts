@@ -108,6 +108,20 @@ function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) 
       expect(v.versions[0]!.totals).toEqual([{ currency: 'USD', total: 50 }, { currency: 'EUR', total: 40 }]);
       expect(v.versions[0]!.message).toBe('Our prices, as asked.');
       expect(v.history.map((h) => h.what)).toEqual(['You asked for a quote', 'Quoted (version 1)']);
+      // The same quote as a PDF, from the page and attached to the reply mail.
+      const pdf = await fetch(`${svc.url}/api/quote-view/${token}/pdf`);
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(pdf.headers.get('content-disposition')).toBe(`inline; filename="quote-${v.reference}-v1.pdf"`);
+      expect(pdf.headers.get('referrer-policy')).toBe('no-referrer');
+      const bytes = Buffer.from(await pdf.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await fetch(`${svc.url}/api/quote-view/${token}/pdf?version=2`)).status).toBe(404);
+      expect((await send('GET', `${svc.url}/api/quote-view/${token}/pdf?version=x`)).body.issues[0].path).toBe('version');
+      const mail = (await svc.store.listMails(id)).find((m) => m.id === `quote-${id}-reply-1`)!;
+      expect(mail.message.attachments).toHaveLength(1);
+      expect(mail.message.attachments![0]).toMatchObject({ filename: `quote-${v.reference}-v1.pdf`, contentType: 'application/pdf', encoding: 'base64' });
+      expect(Buffer.from(mail.message.attachments![0]!.content, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
       // Staff notes never reach the buyer.
       const detail = await send('GET', `${svc.url}/api/admin/quotes/${id}`, undefined, await admin());
       await send('PATCH', `${svc.url}/api/admin/quotes/${id}`, { note: 'SECRET margin 40%' }, { ...(await admin()), 'if-match': detail.headers.get('etag')! });

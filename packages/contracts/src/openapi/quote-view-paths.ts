@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QuoteAcceptResponseSchema, QuoteAcceptSchema, QuoteChangesSchema, QuoteDeclineSchema, QuoteViewSchema } from '../quote-view.ts';
+import { QuoteAcceptResponseSchema, QuoteAcceptSchema, QuoteChangesSchema, QuoteDeclineSchema, QuotePdfQuerySchema, QuoteViewSchema } from '../quote-view.ts';
 import { body, errors, json, open, parameters, type ErrorCode, type Paths } from './shared.ts';
 
 const tags = ['Buyer quote page'];
@@ -21,6 +21,19 @@ export const quoteViewPaths: Paths = {
       summary: 'The quote as the buyer sees it: every version, totals per currency, validity, history, and what can still be done',
       parameters: token,
       responses: { 200: json(QuoteViewSchema, 'The quote (no-store, noindex, no referrer)'), ...errors(GONE, LIMITED) },
+    },
+  },
+  '/api/quote-view/{token}/pdf': {
+    get: {
+      tags,
+      operationId: 'getBuyerQuotePdf',
+      security: open,
+      summary: 'The quote as a PDF: one version (the latest when none is asked), from the same data as the page',
+      parameters: [...token, ...parameters(QuotePdfQuerySchema, 'query')],
+      responses: {
+        200: { description: 'The PDF (inline; no-store)', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        ...errors(400, [404, 'No such link, or no such version of the quote'], LIMITED),
+      },
     },
   },
   '/api/quote-view/{token}/accept': {

@@ -195,6 +195,8 @@ export function replyMail(
   s: MailSettings,
   /** The buyer's quote page (a quote's reply): where they accept, ask for changes or decline. */
   link?: string,
+  /** The quote as a PDF, attached. */
+  pdf?: { filename: string; content: Buffer },
 ): OutboxMail {
   const id = `${r.kind}-${r.id}-reply-${n}`;
   const head = ['Part', 'SKU', 'Qty', 'Unit price', 'Line total', 'Lead time'];
@@ -242,6 +244,7 @@ export function replyMail(
       text,
       html,
       messageId: `<${id}@${s.messageDomain}>`,
+      ...(pdf ? { attachments: [{ filename: pdf.filename, contentType: 'application/pdf', content: pdf.content.toString('base64'), encoding: 'base64' as const }] } : {}),
     },
   };
 }

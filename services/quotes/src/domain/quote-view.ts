@@ -57,6 +57,9 @@ export function linkOpens(link: QuoteLink, versions: QuoteViewVersion[], now: nu
   return !link.revokedAt && latest !== undefined && now < endOf(latest.validUntil) + s.graceDays * DAY_MS;
 }
 
+/** The PDF's file name: `quote-<reference>-v<version>.pdf`. */
+export const quotePdfName = (view: QuoteView, version: number) => `quote-${view.reference}-v${version}.pdf`;
+
 export const isExpired = (v: QuoteViewVersion, now: number) => now >= endOf(v.validUntil);
 
 /** The request's history as its buyer may see it: what was asked, quoted and answered; never staff notes or assignments. */

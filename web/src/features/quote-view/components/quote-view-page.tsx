@@ -101,7 +101,7 @@ export default function QuoteViewPage() {
         </p>
       ) : null}
 
-      <VersionSection version={latest} latest />
+      <VersionSection token={token} version={latest} latest />
       {view.versions.length > 1 ? (
         <section aria-labelledby="earlier-versions" className="mt-8">
           <h2 id="earlier-versions" className="text-lg font-bold text-ink">
@@ -115,7 +115,7 @@ export default function QuoteViewPage() {
                 <summary className="cursor-pointer font-semibold text-ink">
                   Version {v.version}, {date(v.quotedAt)}
                 </summary>
-                <VersionSection version={v} />
+                <VersionSection token={token} version={v} />
               </details>
             ))}
         </section>
@@ -149,7 +149,7 @@ export default function QuoteViewPage() {
 }
 
 /** One version: the seller's message, the lines with prices, the totals per currency and the validity. */
-function VersionSection({ version: v, latest = false }: { version: QuoteViewVersion; latest?: boolean }) {
+function VersionSection({ token, version: v, latest = false }: { token: string; version: QuoteViewVersion; latest?: boolean }) {
   const id = `version-${v.version}`;
   return (
     <section aria-labelledby={latest ? id : undefined} className={latest ? 'mt-8' : 'mt-3'}>
@@ -159,7 +159,10 @@ function VersionSection({ version: v, latest = false }: { version: QuoteViewVers
         </h2>
       ) : null}
       <p className="mt-1 text-sm text-steel">
-        Quoted {date(v.quotedAt)} · prices valid until {date(`${v.validUntil}T00:00:00Z`)}
+        Quoted {date(v.quotedAt)} · prices valid until {date(`${v.validUntil}T00:00:00Z`)} ·{' '}
+        <a className="font-semibold text-ink underline" href={`/api/quote-view/${encodeURIComponent(token)}/pdf?version=${v.version}`} rel="nofollow">
+          Download PDF<span className="sr-only"> of version {v.version}</span>
+        </a>
       </p>
       {v.message ? <p className="mt-3 whitespace-pre-wrap text-ink">{v.message}</p> : null}
       <div className="mt-4 overflow-x-auto rounded-md border border-zinc-200 bg-white">
