@@ -42,7 +42,7 @@ async function quoteRequest(request: Page['request'], email: string, buyer: stri
 }
 
 /** Staff open the request in the Inbox tab and reply with a price per line. */
-async function replyInPanel(page: Page, buyer: string, prices: string[], message: string, quantity?: string) {
+async function replyInPanel(page: Page, buyer: string, prices: string[], message: string, quantity?: string, validUntil?: string) {
   await page.getByRole('tab', { name: 'Inbox' }).click();
   await page.getByLabel('Search').fill(buyer);
   const row = page.getByRole('list', { name: 'Requests' }).getByRole('button', { name: new RegExp(buyer) });
@@ -52,6 +52,7 @@ async function replyInPanel(page: Page, buyer: string, prices: string[], message
   await expect(priceInputs).toHaveCount(prices.length);
   for (const [i, price] of prices.entries()) await priceInputs.nth(i).fill(price);
   if (quantity) await panel.getByLabel(/^Quantity/).first().fill(quantity);
+  if (validUntil) await panel.getByLabel('Prices valid until').fill(validUntil);
   await panel.getByLabel('Message to the buyer').fill(message);
   await panel.getByRole('button', { name: 'Send reply' }).click();
   await expect(panel.getByText(`: ${message}`)).toBeVisible();
@@ -186,6 +187,26 @@ test('without JavaScript, on a phone, the buyer accepts from the mailed link; a 
   const again = await phone.request.post(`${link}/accept`, { form: { version: '1', poNumber: 'PO-2', address: 'x', contactName: 'y' }, maxRedirects: 0 });
   expect(again.status()).toBe(409);
   expect(await again.text()).toContain('already accepted');
+  await phone.context().close();
+});
+
+test('without JavaScript, a buyer whose quote expired asks for a new one, and the request is back in the inbox', async ({ page, browser }) => {
+  const email = `expired-${randomUUID().slice(0, 8)}@quarry.example`;
+  const buyer = `Expired Buyer ${randomUUID().slice(0, 6)}`;
+  await quoteRequest(page.request, email, buyer);
+  await signInAsAdmin(page);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const { row } = await replyInPanel(page, buyer, ['10', '20'], 'Old prices.', undefined, yesterday);
+
+  const phone = await buyerPage(browser, { javaScriptEnabled: false, width: 360 });
+  await phone.goto(await mailedQuoteLink(email, 1));
+  await expect(phone.getByText(/This quote expired on/)).toBeVisible();
+  await expect(phone.getByRole('region', { name: 'Accept and order' })).toHaveCount(0);
+  await phone.getByRole('button', { name: 'Ask for a new quote' }).click();
+  await expect(phone.getByRole('status')).toContainText('we will send you a new quote');
+  await expect(phone.getByText('A new quote is on its way')).toBeVisible();
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(row).toContainText('In progress');
   await phone.context().close();
 });
 

@@ -89,6 +89,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'POST', path: '/api/quote-view/:x/accept', body: 'json' },
   { method: 'POST', path: '/api/quote-view/:x/changes', body: 'json' },
   { method: 'POST', path: '/api/quote-view/:x/decline', body: 'json' },
+  { method: 'POST', path: '/api/quote-view/:x/reopen' },
   { method: 'GET', path: '/api/openapi.json' },
   { method: 'GET', path: '/api/docs' },
   { method: 'GET', path: '/api/docs/redoc.standalone.js' },

@@ -58,6 +58,7 @@ function quote(count: number): QuoteView {
     canAccept: true,
     canAskChanges: true,
     canDecline: true,
+    canReopen: false,
     history: [],
     order: null,
     declined: null,

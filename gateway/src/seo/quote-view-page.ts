@@ -16,7 +16,7 @@ import type { ReplicaPool } from '../replica-pool.ts';
 import { onBehalfOf } from './quote-form.ts';
 
 export const QUOTE_VIEW_PAGE = /^\/quote\/view\/([^/]+)\/?$/;
-const ACTIONS = ['accept', 'changes', 'decline'] as const;
+const ACTIONS = ['accept', 'changes', 'decline', 'reopen'] as const;
 type Action = (typeof ACTIONS)[number];
 /** Lines a form may carry (the contracts' limit). */
 const MAX_LINES = 200;
@@ -64,6 +64,7 @@ function bodyOf(action: Action, f: Record<string, string>): unknown {
       lines: qty.map((q, i) => ({ quantity: q === '' ? null : number(q), targetPrice: (target[i] ?? '') === '' ? null : number(target[i]!) })),
     };
   }
+  if (action === 'reopen') return {};
   return { reason: f.reason ?? '', text: f.text ?? '' };
 }
 
@@ -125,7 +126,7 @@ export function createQuoteViewPage(o: QuoteViewPageOptions) {
     const token = String(req.params.token);
     const action = String(req.params.action) as Action;
     if (!ACTIONS.includes(action)) {
-      res.status(404).type('text/plain').send('No such answer: a quote can be accepted, changed or declined.');
+      res.status(404).type('text/plain').send('No such answer: a quote can be accepted, changed or declined, or asked again once expired.');
       return;
     }
     const raw = (req.body ?? {}) as Record<string, unknown>;

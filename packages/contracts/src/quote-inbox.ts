@@ -88,7 +88,7 @@ export type InboxItem = z.infer<typeof InboxItemSchema>;
 /** What the buyer answered on their quote page (stored with the request's history). */
 function InboxBuyerAnswerSchema() {
   return z.object({
-    action: z.enum(['accept', 'changes', 'decline']),
+    action: z.enum(['accept', 'changes', 'decline', 'reopen']),
     version: z.number().int(),
     /** Changes: per line another quantity and/or a target price. Accept: per line the quantity ordered. */
     lines: z.array(z.object({ quantity: z.number().int().nullable(), targetPrice: z.number().nullable() })).optional(),

@@ -60,7 +60,8 @@ export const QuoteViewOrderSchema = z.object({
 export const QuoteViewSchema = z.object({
   reference: z.string(),
   customerName: z.string(),
-  status: z.enum(['open', 'changes_requested', 'accepted', 'declined', 'expired', 'closed']),
+  /** `requoting`: the buyer asked for a new quote after this one expired. */
+  status: z.enum(['open', 'changes_requested', 'accepted', 'declined', 'expired', 'requoting', 'closed']),
   requestedAt: z.string(),
   /** Every version, oldest first; the last is the one the buyer can accept. */
   versions: z.array(QuoteViewVersionSchema),
@@ -68,6 +69,8 @@ export const QuoteViewSchema = z.object({
   canAccept: z.boolean(),
   canAskChanges: z.boolean(),
   canDecline: z.boolean(),
+  /** An expired quote: the buyer may ask for a new one (POST …/reopen), which puts the request back with staff. */
+  canReopen: z.boolean(),
   history: z.array(QuoteViewEventSchema),
   order: QuoteViewOrderSchema.nullable(),
   declined: z.object({ reason: z.enum(QUOTE_DECLINE_REASONS), text: z.string() }).nullable(),

@@ -13,7 +13,7 @@ import type { QuoteView } from './quote-view.ts';
  * so the app hydrates the same page.
  */
 export interface QuoteViewFormState {
-  action: 'accept' | 'changes' | 'decline';
+  action: 'accept' | 'changes' | 'decline' | 'reopen';
   values: Record<string, string>;
   /** Field name as the form names it ('' for the whole form) and message. */
   errors: { field: string; message: string }[];

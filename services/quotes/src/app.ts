@@ -577,7 +577,7 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
   };
 
   /** Writes a buyer's answer; when the request changed meanwhile, reads it again and says why it cannot be taken. */
-  const answer = async (req: Request, ctx: Awaited<ReturnType<typeof open>>, version: number, act: 'accept' | 'changes' | 'decline', change: InboxChange) => {
+  const answer = async (req: Request, ctx: Awaited<ReturnType<typeof open>>, version: number, act: 'accept' | 'changes' | 'decline' | 'reopen', change: InboxChange) => {
     const out = await store.updateInbox(ctx.r.id, ctx.r.version, change);
     if (out !== 'conflict' && out !== null) {
       req.log.info({ quoteId: ctx.r.id, answer: act, version, status: out.status, order: change.order?.number }, 'buyer answered their quote');
@@ -585,7 +585,7 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
       return out;
     }
     const again = await open(req);
-    mayAnswer(again.view, version, act);
+    if (act !== 'reopen') mayAnswer(again.view, version, act);
     throw new HttpError(409, 'The quote changed while you were answering. Reload the page and try again.', [{ path: 'version', message: 'changed meanwhile' }]);
   };
 
@@ -747,6 +747,40 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
         events: [
           { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: input.message, reply: null, buyer: { action: 'changes', version: v.version, lines: asked } },
           { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'changes_requested', text: null, reply: null },
+        ],
+      });
+      res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));
+    }),
+  );
+
+  // An expired quote: the buyer asks for a new one, and the request goes back to staff (in progress).
+  app.post(
+    '/api/quote-view/:token/reopen',
+    limit,
+    route(async (req, res) => {
+      privatePage(res);
+      const ctx = await open(req);
+      if (ctx.view.status !== 'expired') {
+        throw new HttpError(409, ctx.view.status === 'requoting' ? 'You have asked for a new quote already: we will send it soon.' : 'Only an expired quote can be asked again; this one can still be answered.', [
+          { path: 'version', message: ctx.view.status },
+        ]);
+      }
+      const v = ctx.view.versions.at(-1)!;
+      const at = new Date().toISOString();
+      const mails = buyerAnswerMails(
+        ctx.r,
+        { what: 'New quote asked (the last one expired)', details: [['Expired version', String(v.version)], ['Valid until', v.validUntil]] },
+        ctx.r.version + 1,
+        deps.mail,
+        quoteViewUrl(s, ctx.token),
+      );
+      const out = await answer(req, ctx, v.version, 'reopen', {
+        status: 'in_progress',
+        updatedAt: at,
+        mails,
+        events: [
+          { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: null, reply: null, buyer: { action: 'reopen', version: v.version } },
+          { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'in_progress', text: null, reply: null },
         ],
       });
       res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));

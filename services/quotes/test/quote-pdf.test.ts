@@ -86,6 +86,7 @@ function view(versions: QuoteViewVersion[], over: Partial<QuoteView> = {}): Quot
     canAccept: true,
     canAskChanges: true,
     canDecline: true,
+    canReopen: false,
     history: [],
     order: null,
     declined: null,

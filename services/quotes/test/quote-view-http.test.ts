@@ -142,7 +142,8 @@ function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) 
       expect((await view(token)).status).toBe(404);
       expect((await view(token)).body.message).toBe(answers[0]!.body.message);
       // A new reply sends a new link that opens.
-      expect((await view(await reply(id, priced()))).status).toBe(200);
+      const fresh = await reply(id, priced());
+      expect((await view(fresh)).status).toBe(200);
 
       // Past its validity the page says so (no accept); past the 5-day grace period too, the link is gone.
       const old = await request();
@@ -152,6 +153,17 @@ function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) 
       const refused = await act(expired, 'accept', accept());
       expect(refused.status).toBe(409);
       expect(refused.body.message).toMatch(/expired on \d{4}-\d{2}-\d{2}/);
+      expect(page.canReopen).toBe(true);
+      // The buyer asks for a new quote: the request goes back to staff, once.
+      const reopened = await post(`${svc.url}/api/quote-view/${expired}/reopen`, {});
+      expect(reopened.status).toBe(200);
+      expect(reopened.body).toMatchObject({ status: 'requoting', canReopen: false, canAccept: false });
+      expect((await svc.store.getInbox(old))!.status).toBe('in_progress');
+      expect((await svc.store.listMails(old)).some((m) => m.message.to === SELLER && /New quote asked/.test(m.message.subject))).toBe(true);
+      const twice = await post(`${svc.url}/api/quote-view/${expired}/reopen`, {});
+      expect(twice.status).toBe(409);
+      expect(twice.body.message).toMatch(/asked for a new quote already/);
+      expect((await post(`${svc.url}/api/quote-view/${fresh}/reopen`, {})).status).toBe(409);
       const gone = await reply(await request(), priced(isoDay(Date.now() - 7 * DAY)));
       expect((await view(gone)).status).toBe(404);
     });

@@ -61,6 +61,16 @@ export const quoteViewPaths: Paths = {
       responses: { 200: json(QuoteViewSchema, 'The quote, changes asked'), ...errors(400, GONE, REFUSED, 413, LIMITED) },
     },
   },
+  '/api/quote-view/{token}/reopen': {
+    post: {
+      tags,
+      operationId: 'reopenBuyerQuote',
+      security: open,
+      summary: 'Ask for a new quote once this one expired: the request goes back to staff (in progress)',
+      parameters: token,
+      responses: { 200: json(QuoteViewSchema, 'The quote, a new one asked'), ...errors(GONE, [409, 'The quote has not expired, or a new one was asked already'], LIMITED) },
+    },
+  },
   '/api/quote-view/{token}/decline': {
     post: {
       tags,

@@ -262,6 +262,7 @@ export async function warmQuotePdf(): Promise<void> {
       canAccept: true,
       canAskChanges: true,
       canDecline: true,
+      canReopen: false,
       history: [],
       order: null,
       declined: null,

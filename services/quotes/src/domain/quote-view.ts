@@ -72,6 +72,7 @@ function buyerHistory(r: InboxRecord, history: InboxEvent[]): QuoteView['history
       const b = e.buyer;
       if (b.action === 'accept') out.push({ at: e.at, what: `You accepted version ${b.version}: order ${b.orderNumber ?? ''}`.trim(), text: b.poNumber ? `PO ${b.poNumber}` : null });
       else if (b.action === 'changes') out.push({ at: e.at, what: `You asked for changes to version ${b.version}`, text: e.text });
+      else if (b.action === 'reopen') out.push({ at: e.at, what: `You asked for a new quote (version ${b.version} had expired)`, text: null });
       else out.push({ at: e.at, what: `You declined: ${b.reason ? QUOTE_DECLINE_REASON_LABELS[b.reason] : 'no reason given'}`, text: e.text || null });
     } else if (e.type === 'order') {
       const label = e.to === 'shipped' ? `Shipped: ${e.text ?? ''}` : e.to === 'delivered' ? 'Delivered' : e.to === 'cancelled' ? 'Order cancelled' : `Order ${e.to ?? ''}`;
@@ -94,6 +95,7 @@ export function buyerQuoteView(r: InboxRecord, history: InboxEvent[], order: Ord
   if (order || r.status === 'won') status = 'accepted';
   else if (r.status === 'lost' && lostReason) status = 'declined';
   else if (r.status === 'changes_requested') status = 'changes_requested';
+  else if ((r.status === 'in_progress' || r.status === 'pending') && history.findLast((e) => e.type === 'buyer')?.buyer?.action === 'reopen') status = 'requoting';
   else if (r.status !== 'quoted') status = 'closed';
   else if (isExpired(latest, now)) status = 'expired';
   else status = 'open';
@@ -107,6 +109,7 @@ export function buyerQuoteView(r: InboxRecord, history: InboxEvent[], order: Ord
     canAccept: status === 'open',
     canAskChanges: status === 'open',
     canDecline: status === 'open' || status === 'changes_requested',
+    canReopen: status === 'expired',
     history: buyerHistory(r, history),
     order: order ? { number: order.number, quoteVersion: order.quoteVersion, poNumber: order.poNumber, status: order.status, createdAt: order.createdAt } : null,
     declined: status === 'declined' ? lostReason : null,

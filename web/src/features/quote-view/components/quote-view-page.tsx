@@ -26,6 +26,7 @@ const STATUS: Record<QuoteView['status'], string> = {
   accepted: 'Accepted',
   declined: 'Declined',
   expired: 'Expired',
+  requoting: 'A new quote is on its way',
   closed: 'Closed',
 };
 
@@ -33,6 +34,7 @@ const DONE: Record<string, string> = {
   accept: 'Thank you: your order is confirmed. We have e-mailed you a confirmation.',
   changes: 'Your request for changes has been sent. We will e-mail you a revised quote.',
   decline: 'You declined this quote. Thank you for letting us know.',
+  reopen: 'Your request is back with us: we will send you a new quote.',
 };
 
 /**
@@ -92,13 +94,21 @@ export default function QuoteViewPage() {
         </p>
       ) : null}
       {view.status === 'expired' ? (
-        <p className="mt-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
-          This quote expired on {date(`${latest.validUntil}T00:00:00Z`)}. Prices may have changed:{' '}
-          <a className="font-semibold underline" href="/contact">
-            ask us for a new quote
-          </a>
-          .
-        </p>
+        <div className="mt-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
+          <p>This quote expired on {date(`${latest.validUntil}T00:00:00Z`)}. Prices may have changed since.</p>
+          {form?.action === 'reopen' && form.errors[0] ? (
+            <p role="alert" className="mt-2 font-semibold text-red-800">
+              {form.errors[0].message}
+            </p>
+          ) : null}
+          {view.canReopen ? (
+            <form method="post" action={quoteViewAction(token, 'reopen')} className="mt-3">
+              <button type="submit" className={buttonClass('primary', 'md')}>
+                Ask for a new quote
+              </button>
+            </form>
+          ) : null}
+        </div>
       ) : null}
 
       <VersionSection token={token} version={latest} latest />
