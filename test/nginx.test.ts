@@ -13,6 +13,7 @@ import {
   HSTS,
   NGINX_ADMIN_LOCATION,
   NGINX_PRIVATE_API_LOCATION,
+  NGINX_PRIVATE_ANSWER_LOCATION,
   NGINX_PRIVATE_PAGE_LOCATION,
   NGINX_SNIPPETS,
   renderNginxSnippet,
@@ -76,7 +77,7 @@ describe('nginx security header snippets', () => {
     expect(admin).toEqual([NGINX_ADMIN_LOCATION, '@admin-spa']);
     expect(locs.find((l) => l.head === NGINX_ADMIN_LOCATION)!.body).toContain('error_page 502 503 504 = @admin-spa;');
     const priv = locs.filter((l) => l.body.includes(NGINX_SNIPPETS.private)).map((l) => l.head);
-    expect(priv).toEqual([NGINX_PRIVATE_PAGE_LOCATION, NGINX_PRIVATE_API_LOCATION, '@private-spa']);
+    expect(priv).toEqual([NGINX_PRIVATE_ANSWER_LOCATION, NGINX_PRIVATE_PAGE_LOCATION, NGINX_PRIVATE_API_LOCATION, '@private-spa']);
     // Each location includes one set only.
     for (const loc of locs) expect(loc.body.match(/^\s*include security-headers[\w-]*\.conf;/gm)?.length ?? 0, `location ${loc.head}`).toBeLessThan(2);
   });
@@ -93,6 +94,8 @@ describe('nginx security header snippets', () => {
     expect(body('@private-spa')).toEqual(body('@spa').map((d) => d.replace('"no-cache"', '"no-store"')));
     // Its API as the rest of /api/.
     expect(body(NGINX_PRIVATE_API_LOCATION)).toEqual(body('/api/'));
+    // Its forms' answers as the product page's quote form (no error page in place of the gateway's filled-in form).
+    expect(body(NGINX_PRIVATE_ANSWER_LOCATION)).toEqual(body('= /quote-request'));
   });
 
   it('go into the nginx image beside default.conf', () => {
@@ -254,5 +257,9 @@ describe('nginx with the compose config, in front of a real gateway', () => {
         expect(res.headers.get(name.toLowerCase()), `${p} ${name}`).toEqual([value]);
       }
     }
+    // A quote page's answer is never swapped for a file nginx cannot give a POST (405): the gateway's absence says so.
+    const answer = await fetch(`${nginx!.url}/quote/view/${QUOTE_TOKEN}/accept`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'version=1' });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
   });
 });

@@ -39,7 +39,13 @@ const ADMIN_PATH = /^\/+admin(?:\/|$)/i;
 const PRIVATE_PATH = /^\/+(?:quote\/+view|api\/+quote-view)(?:\/|$)/i;
 /** The same paths as nginx location regexes (nginx matches the decoded, slash-merged path). */
 export const NGINX_ADMIN_LOCATION = '~* ^/admin(?:/|$)';
-/** The quote page (and the answers its forms post), proxied to the gateway as the site's other pages are. */
+/**
+ * The answers the quote page's forms post (/quote/view/<token>/<action>): proxied as they are, the gateway's own page
+ * (the form again, filled in) being the answer to a refused or failed one. Listed before the page's location in
+ * default.conf, since nginx tries regex locations in order.
+ */
+export const NGINX_PRIVATE_ANSWER_LOCATION = '~* ^/quote/view/[^/]+/[^/]+/?$';
+/** The quote page, proxied to the gateway as the site's other pages are. */
 export const NGINX_PRIVATE_PAGE_LOCATION = '~* ^/quote/view(?:/|$)';
 /** Its API, proxied to the gateway as the rest of /api/ is. */
 export const NGINX_PRIVATE_API_LOCATION = '~* ^/api/quote-view(?:/|$)';
