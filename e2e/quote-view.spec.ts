@@ -215,3 +215,26 @@ test('a guessed quote link is a 404 page that says the link is not valid', async
   expect(res.status()).toBe(404);
   expect(await res.text()).toContain('This quote link is not valid');
 });
+
+test("staff add the ERP's webhook endpoint: a private address is refused, the secret is shown once, and it can be removed", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.getByRole('tab', { name: 'Webhooks' }).click();
+  await expect(page.getByText('No endpoints yet')).toBeVisible();
+  const address = page.getByLabel('Address');
+  // Into the deployment's own network: refused.
+  await address.fill('https://10.0.0.7/hooks');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByText('Not added')).toBeVisible();
+  await expect(page.getByText(/private network address/)).toBeVisible();
+  // A public address (literal, so no DNS is needed here).
+  await address.fill('https://93.184.215.14/hooks/forgeline');
+  await page.getByLabel('Description (optional)').fill('ERP');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'shown this once' })).toContainText(/whsec_[A-Za-z0-9_-]{20,}/);
+  const endpoints = page.getByRole('list', { name: 'Webhook endpoints' });
+  await expect(endpoints).toContainText('https://93.184.215.14/hooks/forgeline');
+  await expect(endpoints).toContainText('No delivery yet');
+  await endpoints.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('No endpoints yet')).toBeVisible();
+});

@@ -38,6 +38,8 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/admin/quotes', service: 'quotes', admin: true, keyScope: 'quotes' },
   // Orders the buyers' accepts made (issue 34): the quotes service keeps them with their requests.
   { prefix: '/api/admin/orders', service: 'quotes', admin: true, keyScope: 'quotes' },
+  // The seller's webhook endpoints: staff only (an API key never adds where the seller's data is sent).
+  { prefix: '/api/admin/webhooks', service: 'quotes', admin: true },
   // Staff only (a key never manages keys or reads the audit log): the auth service checks that too.
   { prefix: '/api/admin/api-keys', service: 'auth', admin: true },
   { prefix: '/api/admin/audit', service: 'auth', admin: true },

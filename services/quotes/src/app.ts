@@ -38,6 +38,14 @@ import { ConfirmationLimit, maskEmail } from './domain/confirmation-limit.ts';
 import { DAY_MS, INBOX_CSV_HEADER, inboxCsvRow, safeCell } from './domain/inbox.ts';
 import { buyerAnswerMails, buyerConfirmationId, contactMails, orderStatusMail, quoteMails, replyMail, type MailSettings } from './domain/mails.ts';
 import { orderTotals } from './domain/orders.ts';
+import { webhookEmit } from './domain/webhook-events.ts';
+import { checkWebhookUrl, newWebhookSecret, WebhookUrlError } from './domain/webhook-delivery.ts';
+import {
+  WEBHOOK_LIMITS,
+  WebhookEndpointInputSchema,
+  type WebhookEndpoint,
+  type WebhookListResponse,
+} from '@forgeline/contracts/webhooks';
 import {
   ORDER_STATUS_LABELS,
   ORDER_TRANSITIONS,
@@ -102,6 +110,8 @@ export interface QuotesDeps {
   quoteView: QuoteViewSettings;
   /** Who the quote PDFs say they are from (site-config). */
   seller: QuoteSeller;
+  /** The webhook outbox: told when deliveries were queued. allowPrivate: the tests' receivers on loopback. */
+  webhooks: { kick(): void; allowPrivate?: boolean };
 }
 
 export const QUOTE_RECEIVED = 'Quote request received. We will reply within 24 hours.';
@@ -239,6 +249,7 @@ export function createApp(deps: QuotesDeps): Express {
   addInboxRoutes(app, deps);
   addQuoteViewRoutes(app, deps);
   addOrderRoutes(app, deps);
+  addWebhookRoutes(app, deps);
   return finishApp(app, logger);
 }
 
@@ -490,6 +501,7 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
       // A quote's reply carries a new link to the buyer's page (only its hash is kept); earlier links stay valid.
       let link: string | undefined;
       let pdf: { filename: string; content: Buffer } | undefined;
+      const webhooks = [];
       if (r.kind === 'quote') {
         const token = newQuoteToken();
         await store.saveQuoteLink({ tokenHash: hashQuoteToken(token), quoteId: r.id, createdAt: at, revokedAt: null });
@@ -497,10 +509,24 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
         // The quote as the buyer's page will show it, this reply its latest version, as a PDF in the mail.
         const view = buyerQuoteView(r, [...(await store.inboxHistory(r.id)), events[0]!], null, Date.now(), deps.quoteView);
         pdf = { filename: quotePdfName(view, view.latestVersion), content: await renderQuotePdf(view, view.latestVersion, deps.seller) };
+        const v = view.versions.at(-1)!;
+        webhooks.push(
+          webhookEmit('quote.replied', {
+            quoteId: r.id,
+            reference: view.reference,
+            version: v.version,
+            customer: { name: r.customerName, email: r.customerEmail, country: r.country },
+            message: v.message,
+            lines: v.lines,
+            totals: v.totals,
+            validUntil: v.validUntil,
+          }, at),
+        );
       }
       const mail = replyMail(r, { message: input.message, lines, validUntil }, version + 1, deps.mail, link, pdf);
-      const out = await apply(req, r, version, { status: target, firstReplyAt: at, updatedAt: at, events, mails: [mail], ...(r.kind === 'quote' ? { validUntil: lastDay } : {}) });
+      const out = await apply(req, r, version, { status: target, firstReplyAt: at, updatedAt: at, events, mails: [mail], webhooks, ...(r.kind === 'quote' ? { validUntil: lastDay } : {}) });
       deps.outbox.kick();
+      if (webhooks.length) deps.webhooks.kick();
       res.setHeader('etag', etag(out.version));
       res.json(await detail(store, out));
     }),
@@ -582,6 +608,7 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
     if (out !== 'conflict' && out !== null) {
       req.log.info({ quoteId: ctx.r.id, answer: act, version, status: out.status, order: change.order?.number }, 'buyer answered their quote');
       deps.outbox.kick();
+      if (change.webhooks?.length) deps.webhooks.kick();
       return out;
     }
     const again = await open(req);
@@ -691,6 +718,7 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
         status: 'won',
         updatedAt: at,
         order,
+        webhooks: [webhookEmit('quote.accepted', { quoteId: ctx.r.id, reference: ctx.view.reference, version: v.version, order: orderOut(order) }, at)],
         mails,
         events: [
           {
@@ -808,6 +836,7 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
         lostReason: input.reason,
         updatedAt: at,
         mails,
+        webhooks: [webhookEmit('quote.declined', { quoteId: ctx.r.id, reference: ctx.view.reference, version: v.version, reason: input.reason, text: input.text }, at)],
         events: [
           { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: input.text || null, reply: null, buyer: { action: 'decline', version: v.version, reason: input.reason } },
           { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'lost', text: null, reply: null },
@@ -937,13 +966,76 @@ function addOrderRoutes(app: Express, deps: QuotesDeps) {
           },
         ],
         mails: [orderStatusMail(o, { status: input.status, shipment, reason }, version + 1, deps.mail)],
+        webhooks: [
+          webhookEmit('order.status_changed', {
+            from: o.status,
+            to: input.status,
+            order: orderOut({ ...o, status: input.status, shipment: shipment ?? o.shipment, cancelReason: reason ?? o.cancelReason, updatedAt: at, version: version + 1 }),
+          }, at),
+        ],
       });
+      deps.webhooks.kick();
       if (out === null) throw new HttpError(404, ORDER_NOT_FOUND(o.id));
       if (out === 'conflict') throw new HttpError(409, `Someone else changed this order meanwhile (it is now at version ${(await store.getOrder(o.id))?.version ?? '?'}). Reload it and try again.`, [{ path: 'If-Match', message: 'stale version' }]);
       deps.outbox.kick();
       req.log.info({ orderId: o.id, number: o.number, admin: actor, from: o.status, to: out.status }, 'order moved');
       res.setHeader('etag', etag(out.version));
       res.json(orderOut(out));
+    }),
+  );
+}
+
+/** The seller's webhook endpoints (staff only): list with their deliveries' last answers, add, remove. */
+function addWebhookRoutes(app: Express, deps: QuotesDeps) {
+  const { store } = deps;
+  const endpointOut = async (e: { id: string; url: string; events: WebhookEndpoint['events']; description: string; createdAt: string }): Promise<WebhookEndpoint> => ({
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    createdAt: e.createdAt,
+    lastDelivery: (await store.listWebhookDeliveries(1, e.id))[0] ?? null,
+  });
+
+  app.get(
+    '/api/admin/webhooks',
+    route(async (req, res) => {
+      adminOf(req);
+      const endpoints = await store.listWebhookEndpoints();
+      res.setHeader('cache-control', 'no-store');
+      res.json({ endpoints: await Promise.all(endpoints.map(endpointOut)), deliveries: await store.listWebhookDeliveries(50) } satisfies WebhookListResponse);
+    }),
+  );
+
+  app.post(
+    '/api/admin/webhooks',
+    route(async (req, res) => {
+      const actor = adminOf(req);
+      const input = parseInput(WebhookEndpointInputSchema, req.body, 'body');
+      try {
+        await checkWebhookUrl(input.url, { allowPrivate: deps.webhooks.allowPrivate });
+      } catch (err) {
+        if (err instanceof WebhookUrlError) throw new HttpError(400, `Invalid body: url ${err.message}`, [{ path: 'url', message: err.message }]);
+        throw err;
+      }
+      if ((await store.listWebhookEndpoints()).length >= WEBHOOK_LIMITS.endpoints) {
+        throw new HttpError(409, `There are ${WEBHOOK_LIMITS.endpoints} endpoints already: remove one first.`, [{ path: 'url', message: 'too many endpoints' }]);
+      }
+      const endpoint = { id: randomUUID(), url: input.url, events: input.events, description: input.description, secret: newWebhookSecret(), createdAt: new Date().toISOString() };
+      await store.saveWebhookEndpoint(endpoint);
+      req.log.info({ endpointId: endpoint.id, host: new URL(endpoint.url).host, events: endpoint.events, admin: actor }, 'webhook endpoint added');
+      res.status(201).json({ ...(await endpointOut(endpoint)), secret: endpoint.secret });
+    }),
+  );
+
+  app.delete(
+    '/api/admin/webhooks/:id',
+    route(async (req, res) => {
+      const actor = adminOf(req);
+      const id = String(req.params.id);
+      if (!(await store.deleteWebhookEndpoint(id, new Date()))) throw new HttpError(404, `No webhook endpoint has the id "${id}".`);
+      req.log.info({ endpointId: id, admin: actor }, 'webhook endpoint removed');
+      res.status(204).end();
     }),
   );
 }

@@ -40,6 +40,12 @@ export const QuotesConfigSchema = z.object({
   QUOTE_REMINDER_DAYS: z.coerce.number().int().min(0).max(365).default(3),
   /** How often each replica looks for quotes to remind of. */
   QUOTE_REMINDER_POLL_MS: positiveInt(15 * 60_000),
+  /** Webhook deliveries: first retry after this long, doubling up to the max; given up after the attempts. */
+  WEBHOOK_BASE_DELAY_MS: positiveInt(10_000),
+  WEBHOOK_MAX_DELAY_MS: positiveInt(60 * 60_000),
+  WEBHOOK_MAX_ATTEMPTS: positiveInt(12),
+  WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+  WEBHOOK_POLL_MS: positiveInt(5_000),
   /** Buyer confirmations to one recipient address per UTC day, across every sender and replica (in the store). */
   CONFIRMATIONS_PER_RECIPIENT_PER_DAY: positiveInt(3),
   /** Multiplies every limit above (the browser tests and benchmark set it; shared with the auth service). */

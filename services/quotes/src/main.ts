@@ -8,6 +8,7 @@ import { MongoQuoteStore } from './adapters/mongo/mongo-quote-store.ts';
 import { SqliteQuoteStore } from './adapters/sqlite/sqlite-quote-store.ts';
 import { createApp } from './app.ts';
 import { createExpiryReminders } from './domain/expiry-reminders.ts';
+import { createWebhookOutbox } from './domain/webhook-outbox.ts';
 import { warmQuotePdf } from './domain/quote-pdf.ts';
 import { siteConfig } from '@forgeline/site-config/site';
 import { QuotesConfigSchema } from './config.ts';
@@ -31,6 +32,16 @@ runMain('quotes', async () => {
     pollMs: config.OUTBOX_POLL_MS,
     leaseMs: config.OUTBOX_LEASE_MS,
   });
+  const webhooks = createWebhookOutbox({
+    store,
+    logger,
+    baseDelayMs: config.WEBHOOK_BASE_DELAY_MS,
+    maxDelayMs: config.WEBHOOK_MAX_DELAY_MS,
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    pollMs: config.WEBHOOK_POLL_MS,
+    leaseMs: 2 * config.WEBHOOK_TIMEOUT_MS + 10_000,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  });
   const app = createApp({
     logger,
     store,
@@ -51,6 +62,7 @@ runMain('quotes', async () => {
     redis,
     quoteView: { publicUrl: config.PUBLIC_URL, graceDays: config.QUOTE_LINK_GRACE_DAYS, defaultValidityDays: config.QUOTE_VALIDITY_DAYS },
     seller: siteConfig,
+    webhooks,
   });
   // The first PDF of a process costs 360-480 ms (pdfkit's font metrics, code not yet optimised), later ones ~100 ms for
   // 200 lines: one is drawn now, so the first buyer after a restart does not wait for it.
@@ -68,6 +80,7 @@ runMain('quotes', async () => {
   logger.info({ pendingMails: counts.pending }, 'outbox resuming');
   outbox.start();
   reminders.start();
+  webhooks.start();
   await serve(app, {
     host: config.HOST,
     port: config.PORT,
@@ -75,6 +88,7 @@ runMain('quotes', async () => {
     limits: serverLimitsOf(config),
     onClose: async () => {
       await reminders.stop();
+      await webhooks.stop();
       await outbox.stop();
       await store.close();
       redis?.disconnect();

@@ -3,6 +3,7 @@ import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { QuoteDeclineReason } from '@forgeline/contracts/quote-view';
 import type { OrderStatus } from '@forgeline/contracts/orders';
+import type { WebhookDelivery, WebhookEvent } from '@forgeline/contracts/webhooks';
 
 /** What a quote needs to know about a product. */
 export interface ProductRef {
@@ -121,6 +122,49 @@ export interface OrderChange {
   updatedAt: string;
   events: InboxEvent[];
   mails: OutboxMail[];
+  /** Webhook events it causes, queued with it. */
+  webhooks?: WebhookEmit[];
+}
+
+/** A webhook endpoint as stored: with the secret its deliveries are signed with. */
+export interface WebhookEndpointRecord {
+  id: string;
+  url: string;
+  events: WebhookEvent[];
+  description: string;
+  secret: string;
+  createdAt: string;
+}
+
+/** An event for the webhooks, written with the change that caused it: one delivery per endpoint that wants it. */
+export interface WebhookEmit {
+  /** The event's id (the body's `id`); each delivery's id is `<this>:<endpoint id>`. */
+  id: string;
+  event: WebhookEvent;
+  /** The JSON body sent. */
+  body: string;
+}
+
+/** A delivery claimed for an attempt, with what sending it takes. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  event: WebhookEvent;
+  body: string;
+  /** Attempts started so far, this one included. */
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+/** An attempt's outcome: delivered, to be tried again at nextAttemptAt (pending), or given up (failed). */
+export interface DeliveryResult {
+  status: WebhookDelivery['status'];
+  at: Date;
+  nextAttemptAt: Date | null;
+  responseStatus: number | null;
+  response: string;
+  error: string | null;
 }
 
 /** A quote about to expire: whom to remind, and of which day. */
@@ -149,6 +193,8 @@ export interface InboxChange {
   order?: OrderRecord;
   /** A quote reply's last valid day (YYYY-MM-DD), kept on the request for the expiry reminders. */
   validUntil?: string;
+  /** Webhook events it causes, queued with it. */
+  webhooks?: WebhookEmit[];
   assignee?: string | null;
   firstReplyAt?: string;
   updatedAt: string;
@@ -252,6 +298,17 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
   listExpiringQuotes(fromDay: string, toDay: string, limit: number): Promise<ExpiringQuote[]>;
   /** Puts mails in the outbox; one whose id is there already is left as it is. Answers how many went in. */
   enqueueMails(mails: OutboxMail[]): Promise<number>;
+
+  saveWebhookEndpoint(e: WebhookEndpointRecord): Promise<void>;
+  /** The endpoints not removed, oldest first. */
+  listWebhookEndpoints(): Promise<WebhookEndpointRecord[]>;
+  /** Removes an endpoint; its deliveries not yet made are given up. false: no such endpoint. */
+  deleteWebhookEndpoint(id: string, at: Date): Promise<boolean>;
+  /** The latest deliveries, newest first (of one endpoint when given). */
+  listWebhookDeliveries(limit: number, endpointId?: string): Promise<WebhookDelivery[]>;
+  /** As claimDueMails, for webhook deliveries: atomic across processes, each claimed one's attempts grown by one. */
+  claimDueDeliveries(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  markDelivery(id: string, result: DeliveryResult): Promise<void>;
   /** The orders, newest first. */
   listOrders(filter: OrderFilter, offset: number, limit: number): Promise<OrderPage>;
   getOrder(id: string): Promise<OrderRecord | null>;

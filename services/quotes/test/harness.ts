@@ -14,6 +14,7 @@ import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from '../src/ports.ts';
 import type { QuoteViewSettings } from '../src/domain/quote-view.ts';
 import { createExpiryReminders } from '../src/domain/expiry-reminders.ts';
+import { createWebhookOutbox } from '../src/domain/webhook-outbox.ts';
 import { siteConfig } from '@forgeline/site-config/site';
 
 export const PRODUCT = { id: 'p-1', name: 'Hydraulic Filter <HF-1>', sku: 'SKU-HF1', partNumber: '1R-0750' };
@@ -127,6 +128,8 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
   });
   const quoteView = { publicUrl: 'https://shop.example', graceDays: 30, defaultValidityDays: 30, ...opts.quoteView };
   const mail = { siteName: 'Forgeline Parts', sellerEmail: SELLER, messageDomain: 'forgeline.parts' };
+  // Deliveries go to the tests' receivers on loopback (allowPrivate), fast retries; started like the mail outbox.
+  const webhooks = createWebhookOutbox({ store, logger, baseDelayMs: 20, maxDelayMs: 200, maxAttempts: 5, pollMs: 50, leaseMs: 30_000, timeoutMs: 2_000, allowPrivate: true });
   const app = createApp({
     logger,
     store,
@@ -141,10 +144,12 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     redis: opts.redis,
     quoteView,
     seller: siteConfig,
+    webhooks: { kick: webhooks.kick, allowPrivate: true },
   });
   // Started by no timer here: a test runs its passes (reminders.runOnce).
   const reminders = createExpiryReminders({ store, mail, quoteView, daysBefore: 3, pollMs: 60_000, logger, outbox });
   outbox.start();
+  webhooks.start();
   const http = await listen(app);
   return {
     url: http.url,
@@ -157,6 +162,7 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     close: async (o) => {
       await http.close();
       await reminders.stop();
+      await webhooks.stop();
       await outbox.stop();
       await store.close();
       if (!o?.keepData) tmp?.remove();

@@ -409,6 +409,46 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
       }
     });
 
+    it('queues webhook deliveries with a change, one per endpoint that wants the event, and claims each attempt once', async () => {
+      const store = await make();
+      try {
+        const q = quote();
+        await store.saveQuoteRequest(q, []);
+        const at = new Date().toISOString();
+        const endpoint = (id: string, events: ('quote.replied' | 'quote.accepted')[]) => ({ id, url: `https://erp.example/${id}`, events, description: '', secret: `whsec_${id}`, createdAt: at });
+        await store.saveWebhookEndpoint(endpoint(`a-${q.id}`, ['quote.replied']));
+        await store.saveWebhookEndpoint(endpoint(`b-${q.id}`, ['quote.accepted']));
+        expect((await store.listWebhookEndpoints()).map((e) => e.id)).toEqual(expect.arrayContaining([`a-${q.id}`, `b-${q.id}`]));
+        const emit = { id: `ev-${q.id}`, event: 'quote.replied' as const, body: '{"x":1}' };
+        await store.updateInbox(q.id, 0, { status: 'quoted', updatedAt: at, events: [], mails: [], webhooks: [emit] });
+        const deliveries = await store.listWebhookDeliveries(10, `a-${q.id}`);
+        expect(deliveries.map((d) => [d.id, d.event, d.status, d.attempts])).toEqual([[`ev-${q.id}:a-${q.id}`, 'quote.replied', 'pending', 0]]);
+        expect(await store.listWebhookDeliveries(10, `b-${q.id}`)).toEqual([]);
+
+        const now = new Date(Date.now() + 1_000);
+        const claims = await Promise.all([store.claimDueDeliveries(now, 10, 60_000), store.claimDueDeliveries(now, 10, 60_000)]);
+        const mine = claims.flat().filter((c) => c.id === `ev-${q.id}:a-${q.id}`);
+        expect(mine).toHaveLength(1);
+        expect(mine[0]).toMatchObject({ attempts: 1, url: `https://erp.example/a-${q.id}`, secret: `whsec_a-${q.id}`, body: '{"x":1}' });
+        await store.markDelivery(mine[0]!.id, { status: 'pending', at: now, nextAttemptAt: new Date(now.getTime() + 5_000), responseStatus: 500, response: 'down', error: 'answered 500' });
+        expect((await store.claimDueDeliveries(now, 10, 60_000)).filter((c) => c.id === mine[0]!.id)).toEqual([]);
+        const later = new Date(now.getTime() + 6_000);
+        const retry = (await store.claimDueDeliveries(later, 10, 60_000)).filter((c) => c.id === mine[0]!.id);
+        expect(retry.map((c) => c.attempts)).toEqual([2]);
+        await store.markDelivery(mine[0]!.id, { status: 'delivered', at: later, nextAttemptAt: null, responseStatus: 200, response: 'ok', error: null });
+        expect((await store.listWebhookDeliveries(10, `a-${q.id}`))[0]).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 200, response: 'ok', nextAttemptAt: null });
+
+        // A removed endpoint's waiting deliveries are given up.
+        await store.updateInbox(q.id, 1, { updatedAt: at, events: [], mails: [], webhooks: [{ ...emit, id: `ev2-${q.id}` }] });
+        expect(await store.deleteWebhookEndpoint(`a-${q.id}`, new Date())).toBe(true);
+        expect(await store.deleteWebhookEndpoint(`a-${q.id}`, new Date())).toBe(false);
+        expect((await store.listWebhookDeliveries(10, `a-${q.id}`))[0]).toMatchObject({ id: `ev2-${q.id}:a-${q.id}`, status: 'failed' });
+        expect((await store.listWebhookEndpoints()).map((e) => e.id)).not.toContain(`a-${q.id}`);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('exports every entry under a filter, newest first, and counts the numbers staff watch', async () => {
       const store = await make();
       try {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxDetail, InboxStats } from '@forgeline/contracts/quote-inbox';
@@ -7,6 +9,7 @@ import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertio
 import { createLogger } from '@forgeline/service-kit/logger';
 import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
 import { createExpiryReminders } from '../src/domain/expiry-reminders.ts';
+import { verifyWebhookSignature } from '../src/domain/webhook-delivery.ts';
 import type { QuoteStore } from '../src/ports.ts';
 import { ADMINS, PRODUCT, SELLER, SERVICE_TOKEN, eventually, post, send, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
@@ -343,6 +346,64 @@ function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) 
       expect(((await view(token)).body as QuoteView).status).toBe('open');
       // A revised quote with a new validity gets its own reminder when that one comes near.
       expect(await svc.reminders.runOnce()).toBe(0);
+    });
+
+    it("tells the seller's ERP by signed webhooks, retried after a failure, each delivery's last answer shown", async () => {
+      // The ERP: answers 500 to its first call, then 200; every call recorded.
+      const calls: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+      const erp = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          calls.push({ headers: req.headers, body });
+          res.writeHead(calls.length === 1 ? 500 : 200, { 'content-type': 'text/plain' }).end(calls.length === 1 ? 'ERP down for a moment' : 'ok');
+        });
+      });
+      await new Promise<void>((r) => erp.listen(0, '127.0.0.1', r));
+      const hook = `http://127.0.0.1:${(erp.address() as AddressInfo).port}/hooks/forgeline`;
+      const call = async (method: string, p: string, body?: unknown) => send(method, `${svc.url}${p}`, body, await admin());
+      try {
+        const bad = await call('POST', '/api/admin/webhooks', { url: 'ftp://erp.example/hook', events: ['quote.replied'] });
+        expect(bad.status).toBe(400);
+        expect(bad.body.issues[0].path).toBe('url');
+        expect((await call('POST', '/api/admin/webhooks', { url: hook, events: [] })).body.issues[0].path).toBe('events');
+        const created = await call('POST', '/api/admin/webhooks', { url: hook, events: ['quote.replied', 'quote.accepted', 'order.status_changed'], description: 'ERP' });
+        expect(created.status).toBe(201);
+        const secret = created.body.secret as string;
+        expect(secret).toMatch(/^whsec_/);
+        expect((await call('GET', '/api/admin/webhooks')).text).not.toContain(secret);
+
+        const id = await request();
+        const token = await reply(id, priced());
+        await eventually(() => calls.length >= 2);
+        const replied = calls[1]!;
+        expect(replied.headers['forgeline-event']).toBe('quote.replied');
+        expect(verifyWebhookSignature(secret, String(replied.headers['forgeline-signature']), replied.body, 300)).toBe(true);
+        expect(verifyWebhookSignature('whsec_wrong', String(replied.headers['forgeline-signature']), replied.body, 300)).toBe(false);
+        const event = JSON.parse(replied.body);
+        expect(event).toMatchObject({ event: 'quote.replied', data: { quoteId: id, version: 1, totals: [{ currency: 'USD', total: 50 }, { currency: 'EUR', total: 40 }] } });
+        // The same delivery, tried again after the 500: one id, two attempts.
+        expect(calls[0]!.headers['forgeline-delivery']).toBe(replied.headers['forgeline-delivery']);
+        await eventually(async () => (await call('GET', '/api/admin/webhooks')).body.endpoints[0]?.lastDelivery?.status === 'delivered');
+        const listed = (await call('GET', '/api/admin/webhooks')).body;
+        expect(listed.endpoints[0].lastDelivery).toMatchObject({ event: 'quote.replied', status: 'delivered', attempts: 2, responseStatus: 200, response: 'ok' });
+
+        const ok = await act(token, 'accept', accept());
+        expect(ok.status).toBe(201);
+        await eventually(() => calls.some((c) => c.headers['forgeline-event'] === 'quote.accepted'));
+        const accepted = JSON.parse(calls.find((c) => c.headers['forgeline-event'] === 'quote.accepted')!.body);
+        expect(accepted.data.order).toMatchObject({ number: ok.body.order.number, poNumber: 'PO-7781', status: 'confirmed' });
+
+        // Removed: nothing more is sent to it.
+        expect((await call('DELETE', `/api/admin/webhooks/${created.body.id}`)).status).toBe(204);
+        expect((await call('DELETE', `/api/admin/webhooks/${created.body.id}`)).status).toBe(404);
+        const before = calls.length;
+        await reply(await request(), priced());
+        await svc.store.claimDueDeliveries(new Date(), 10, 1_000).then((c) => expect(c).toEqual([]));
+        expect(calls.length).toBe(before);
+      } finally {
+        await new Promise((r) => erp.close(r));
+      }
     });
 
     it('names the field of a bad answer, and a token in a path never reaches another request', async () => {

@@ -7,7 +7,9 @@ import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, sear
 import { orderNumber } from '../../domain/orders.ts';
 import type {
   CaptchaTake,
+  ClaimedDelivery,
   ConfirmationQuota,
+  DeliveryResult,
   ExpiringQuote,
   InboxChange,
   InboxFilter,
@@ -22,7 +24,10 @@ import type {
   OutboxMail,
   QuoteLink,
   QuoteStore,
+  WebhookEmit,
+  WebhookEndpointRecord,
 } from '../../ports.ts';
+import type { WebhookDelivery, WebhookEvent } from '@forgeline/contracts/webhooks';
 
 interface QuoteDoc extends Omit<QuoteRequest, 'id'> {
   _id: string;
@@ -54,11 +59,48 @@ interface InboxDoc extends Omit<InboxRecord, 'id' | 'firstLine' | 'lineCount'> {
   unrecordedEvents?: string;
   /** An accept's order until it is in the orders collection (see updateInbox). */
   unsavedOrder?: string;
+  /** A change's webhook events until their deliveries are written. */
+  unqueuedWebhooks?: string;
   /** The reason a buyer declined with (issue 34). */
   lostReason?: string | null;
   /** The latest quote version's last valid day (the expiry reminders). */
   validUntil?: string | null;
 }
+interface WebhookEndpointDoc extends Omit<WebhookEndpointRecord, 'id'> {
+  _id: string;
+  deletedAt: string | null;
+}
+interface DeliveryDoc {
+  /** `<event id>:<endpoint id>`: a recovery that writes it again writes it once. */
+  _id: string;
+  endpointId: string;
+  event: WebhookEvent;
+  body: string;
+  status: WebhookDelivery['status'];
+  attempts: number;
+  nextAttemptAt: Date;
+  leaseUntil: Date;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
+  response: string;
+  error: string | null;
+}
+
+const toDelivery = (d: DeliveryDoc): WebhookDelivery => ({
+  id: d._id,
+  endpointId: d.endpointId,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts,
+  createdAt: d.createdAt,
+  lastAttemptAt: d.lastAttemptAt ?? null,
+  nextAttemptAt: d.status === 'pending' ? new Date(d.nextAttemptAt).toISOString() : null,
+  responseStatus: d.responseStatus ?? null,
+  response: d.response ?? '',
+  error: d.error ?? null,
+});
+
 interface LinkDoc {
   /** The SHA-256 of the token. */
   _id: string;
@@ -75,13 +117,14 @@ interface OrderDoc extends Omit<OrderRecord, 'id'> {
   /** A change's mails and events until they are in the outbox and the request's history (see updateOrder). */
   unqueuedMails?: string;
   unrecordedEvents?: string;
+  unqueuedWebhooks?: string;
 }
 
 const orderSearchText = (o: OrderRecord) =>
   [o.number, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, ...o.lines.map((l) => l.productSku)].join('\n').toLowerCase();
 
 function docToOrder(d: OrderDoc): OrderRecord {
-  const { _id, pendingSince: _p, search: _s, unqueuedMails: _m, unrecordedEvents: _e, ...rest } = d;
+  const { _id, pendingSince: _p, search: _s, unqueuedMails: _m, unrecordedEvents: _e, unqueuedWebhooks: _w, ...rest } = d;
   return { ...rest, id: _id, shipment: rest.shipment ?? null, cancelReason: rest.cancelReason ?? null };
 }
 
@@ -159,6 +202,8 @@ export class MongoQuoteStore implements QuoteStore {
   private readonly events: Model<EventDoc>;
   private readonly links: Model<LinkDoc>;
   private readonly orders: Model<OrderDoc>;
+  private readonly webhookEndpoints: Model<WebhookEndpointDoc>;
+  private readonly deliveries: Model<DeliveryDoc>;
   /** The order numbers taken, one document each (see nextOrderNumber). */
   private readonly counters: Model<{ _id: string; year: string; n: number }>;
   private pruneClaimsAt = 0;
@@ -274,12 +319,43 @@ export class MongoQuoteStore implements QuoteStore {
         search: optStr,
         unqueuedMails: { type: String, index: { sparse: true } },
         unrecordedEvents: String,
+        unqueuedWebhooks: String,
       },
       { ...opts, collection: 'orders' },
     );
     // The list names the status (all of them when none is asked, as the inbox does), newest first.
     orderSchema.index({ status: 1, pendingSince: 1, createdAt: -1, _id: -1 });
     this.orders = conn.model<OrderDoc>('Order', orderSchema);
+    const endpointSchema = new mongoose.Schema<WebhookEndpointDoc>(
+      { _id: str, url: str, events: [String], description: optStr, secret: str, createdAt: str, deletedAt: { type: String, default: null } },
+      { ...opts, collection: 'webhook_endpoints' },
+    );
+    endpointSchema.index({ deletedAt: 1, createdAt: 1, _id: 1 });
+    this.webhookEndpoints = conn.model<WebhookEndpointDoc>('WebhookEndpoint', endpointSchema);
+    const deliverySchema = new mongoose.Schema<DeliveryDoc>(
+      {
+        _id: str,
+        endpointId: str,
+        event: str,
+        body: str,
+        status: { type: String, required: true },
+        attempts: { type: Number, default: 0 },
+        nextAttemptAt: { type: Date, required: true },
+        leaseUntil: { type: Date, required: true },
+        createdAt: str,
+        lastAttemptAt: { type: String, default: null },
+        responseStatus: { type: Number, default: null },
+        response: optStr,
+        error: { type: String, default: null },
+      },
+      { ...opts, collection: 'webhook_deliveries' },
+    );
+    // The claim (due deliveries in order, the lease in the index), an endpoint's latest, everyone's latest.
+    deliverySchema.index({ status: 1, nextAttemptAt: 1, _id: 1, leaseUntil: 1 });
+    deliverySchema.index({ endpointId: 1, createdAt: -1, _id: -1 });
+    deliverySchema.index({ endpointId: 1, status: 1 });
+    deliverySchema.index({ createdAt: -1, _id: -1 });
+    this.deliveries = conn.model<DeliveryDoc>('WebhookDelivery', deliverySchema);
     const numberSchema = new mongoose.Schema({ _id: str, year: str, n: { type: Number, required: true } }, { ...opts, collection: 'order_numbers' });
     numberSchema.index({ year: 1, n: -1 });
     this.counters = conn.model<{ _id: string; year: string; n: number }>('OrderNumber', numberSchema);
@@ -310,6 +386,7 @@ export class MongoQuoteStore implements QuoteStore {
         unqueuedMails: { type: String, index: { sparse: true } },
         unrecordedEvents: String,
         unsavedOrder: String,
+        unqueuedWebhooks: String,
         lostReason: { type: String, default: null },
         validUntil: { type: String, default: null },
       },
@@ -348,7 +425,7 @@ export class MongoQuoteStore implements QuoteStore {
     if (opts.onCommand) conn.on('commandStarted', opts.onCommand);
     await conn.asPromise();
     const store = new MongoQuoteStore(conn);
-    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.challenges.init(), store.quotas.init(), store.claims.init(), store.inbox.init(), store.events.init(), store.links.init(), store.orders.init(), store.counters.init()]);
+    await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.challenges.init(), store.quotas.init(), store.claims.init(), store.inbox.init(), store.events.init(), store.links.init(), store.orders.init(), store.counters.init(), store.webhookEndpoints.init(), store.deliveries.init()]);
     await store.backfillInbox();
     return store;
   }
@@ -452,21 +529,22 @@ export class MongoQuoteStore implements QuoteStore {
         await model.updateOne({ _id: d._id }, { $unset: { unqueuedMails: 1 } });
       }
     }
-    const changes = await this.inbox.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1, unsavedOrder: 1 }).limit(100).lean();
-    for (const d of changes) await this.finishChange(d._id, d.unqueuedMails, d.unrecordedEvents, d.unsavedOrder);
-    const orderChanges = await this.orders.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1 }).limit(100).lean();
-    for (const d of orderChanges) await this.finishOrderChange(d._id, d.unqueuedMails, d.unrecordedEvents);
+    const changes = await this.inbox.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1, unsavedOrder: 1, unqueuedWebhooks: 1 }).limit(100).lean();
+    for (const d of changes) await this.finishChange(d._id, d.unqueuedMails, d.unrecordedEvents, d.unsavedOrder, d.unqueuedWebhooks);
+    const orderChanges = await this.orders.find({ unqueuedMails: { $exists: true } }, { unqueuedMails: 1, unrecordedEvents: 1, unqueuedWebhooks: 1 }).limit(100).lean();
+    for (const d of orderChanges) await this.finishOrderChange(d._id, d.unqueuedMails, d.unrecordedEvents, d.unqueuedWebhooks);
   }
 
-  private async finishChange(id: string, mails: string | undefined, events: string | undefined, order?: string) {
+  private async finishChange(id: string, mails: string | undefined, events: string | undefined, order?: string, webhooks?: string) {
     if (order) await this.insertOrder(JSON.parse(order) as OrderRecord);
+    if (webhooks) await this.insertDeliveries(JSON.parse(webhooks) as WebhookEmit[]);
     if (mails) await this.enqueue(JSON.parse(mails) as OutboxMail[]);
     for (const e of events ? (JSON.parse(events) as EventDoc[]) : []) {
       await this.events.updateOne({ _id: e._id }, { $setOnInsert: e }, { upsert: true }).catch((err: unknown) => {
         if (!isDuplicateKey(err)) throw err;
       });
     }
-    await this.inbox.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1, unsavedOrder: 1 } });
+    await this.inbox.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1, unsavedOrder: 1, unqueuedWebhooks: 1 } });
   }
 
   /**
@@ -587,16 +665,105 @@ export class MongoQuoteStore implements QuoteStore {
     const set: Record<string, unknown> = { status: change.status, updatedAt: change.updatedAt, version, unqueuedMails: JSON.stringify(change.mails), unrecordedEvents: JSON.stringify(events) };
     if (change.shipment !== undefined) set.shipment = change.shipment;
     if (change.cancelReason !== undefined) set.cancelReason = change.cancelReason;
+    if (change.webhooks?.length) set.unqueuedWebhooks = JSON.stringify(change.webhooks);
     const res = await this.orders.updateOne({ _id: id, version: expectedVersion }, { $set: set });
     if (res.matchedCount === 0) return 'conflict';
-    await this.finishOrderChange(id, set.unqueuedMails as string, set.unrecordedEvents as string);
-    const { unqueuedMails: _m, unrecordedEvents: _e, ...fields } = set;
+    await this.finishOrderChange(id, set.unqueuedMails as string, set.unrecordedEvents as string, set.unqueuedWebhooks as string | undefined);
+    const { unqueuedMails: _m, unrecordedEvents: _e, unqueuedWebhooks: _w, ...fields } = set;
     return docToOrder({ ...(d as OrderDoc), ...fields } as OrderDoc);
   }
 
-  private async finishOrderChange(id: string, mails: string | undefined, events: string | undefined) {
-    await this.finishChange(id, mails, events);
-    await this.orders.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1 } });
+  private async finishOrderChange(id: string, mails: string | undefined, events: string | undefined, webhooks?: string) {
+    await this.finishChange(id, mails, events, undefined, webhooks);
+    await this.orders.updateOne({ _id: id }, { $unset: { unqueuedMails: 1, unrecordedEvents: 1, unqueuedWebhooks: 1 } });
+  }
+
+  /** One delivery per endpoint that wants each event; written again by a recovery, each stays one (its _id). */
+  private async insertDeliveries(emits: WebhookEmit[]) {
+    const endpoints = await this.webhookEndpoints.find({ deletedAt: null }, { events: 1 }).lean();
+    const now = new Date();
+    for (const w of emits) {
+      for (const e of endpoints) {
+        if (!e.events.includes(w.event)) continue;
+        const doc = { endpointId: e._id, event: w.event, body: w.body, status: 'pending', attempts: 0, nextAttemptAt: now, leaseUntil: new Date(0), createdAt: now.toISOString(), lastAttemptAt: null, responseStatus: null, response: '', error: null };
+        await this.deliveries.updateOne({ _id: `${w.id}:${e._id}` }, { $setOnInsert: doc }, { upsert: true }).catch((err: unknown) => {
+          if (!isDuplicateKey(err)) throw err;
+        });
+      }
+    }
+  }
+
+  async saveWebhookEndpoint(e: WebhookEndpointRecord): Promise<void> {
+    const { id, ...rest } = e;
+    await this.webhookEndpoints.create({ _id: id, ...rest, deletedAt: null });
+  }
+
+  async listWebhookEndpoints(): Promise<WebhookEndpointRecord[]> {
+    const docs = await this.webhookEndpoints.find({ deletedAt: null }).sort({ createdAt: 1, _id: 1 }).lean();
+    return docs.map((d) => ({ id: d._id, url: d.url, events: d.events, description: d.description ?? '', secret: d.secret, createdAt: d.createdAt }));
+  }
+
+  async deleteWebhookEndpoint(id: string, at: Date): Promise<boolean> {
+    const res = await this.webhookEndpoints.updateOne({ _id: id, deletedAt: null }, { $set: { deletedAt: at.toISOString() } });
+    if (res.modifiedCount === 0) return false;
+    await this.deliveries.updateMany({ endpointId: id, status: 'pending' }, { $set: { status: 'failed', error: 'The endpoint was removed.' } });
+    return true;
+  }
+
+  async listWebhookDeliveries(limit: number, endpointId?: string): Promise<WebhookDelivery[]> {
+    const docs = await this.deliveries
+      .find(endpointId ? { endpointId } : {}, { body: 0 })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(limit)
+      .lean();
+    return docs.map((d) => toDelivery(d as unknown as DeliveryDoc));
+  }
+
+  /** As claimDueMails: an attempt is taken by inserting its claim (unique), which decides between claimers. */
+  async claimDueDeliveries(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    await this.recoverUnqueued();
+    const candidates = await this.deliveries
+      .find({ status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } })
+      .sort({ nextAttemptAt: 1, _id: 1 })
+      .limit(limit * 4)
+      .lean();
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    const claimed: ClaimedDelivery[] = [];
+    for (const d of candidates) {
+      if (claimed.length >= limit) break;
+      const attempt = d.attempts + 1;
+      const claimId = `webhook:${d._id}#${attempt}`;
+      try {
+        await this.claims.create({ _id: claimId, leaseUntil });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const held = await this.claims.findById(claimId).lean();
+        if (held && held.leaseUntil <= now) await this.deliveries.updateOne({ _id: d._id, attempts: d.attempts }, { $set: { attempts: attempt } });
+        continue;
+      }
+      await this.deliveries.updateOne({ _id: d._id }, { $set: { leaseUntil, attempts: attempt } });
+      const endpoint = await this.webhookEndpoints.findById(d.endpointId).lean();
+      if (!endpoint) continue;
+      claimed.push({ id: d._id, endpointId: d.endpointId, event: d.event, body: d.body, attempts: attempt, url: endpoint.url, secret: endpoint.secret });
+    }
+    return claimed;
+  }
+
+  async markDelivery(id: string, r: DeliveryResult): Promise<void> {
+    await this.deliveries.updateOne(
+      { _id: id, status: 'pending' },
+      {
+        $set: {
+          status: r.status,
+          nextAttemptAt: r.nextAttemptAt ?? new Date(0),
+          leaseUntil: new Date(0),
+          lastAttemptAt: r.at.toISOString(),
+          responseStatus: r.responseStatus,
+          response: r.response,
+          error: r.error,
+        },
+      },
+    );
   }
 
   private filter(f: InboxFilter, withStatus = true): Record<string, unknown> {
@@ -667,6 +834,7 @@ export class MongoQuoteStore implements QuoteStore {
     const events: EventDoc[] = change.events.map((e, i) => ({ ...e, _id: `${id}:${String(version).padStart(9, '0')}:${i}`, itemId: id }));
     const set: Record<string, unknown> = { updatedAt: change.updatedAt, version, unqueuedMails: JSON.stringify(change.mails), unrecordedEvents: JSON.stringify(events) };
     if (change.order) set.unsavedOrder = JSON.stringify(change.order);
+    if (change.webhooks?.length) set.unqueuedWebhooks = JSON.stringify(change.webhooks);
     if (change.lostReason !== undefined) set.lostReason = change.lostReason;
     if (change.validUntil !== undefined) set.validUntil = change.validUntil;
     if (change.status) set.status = change.status;
@@ -679,8 +847,8 @@ export class MongoQuoteStore implements QuoteStore {
       return 'conflict';
     }
     if (d.kind === 'quote' && change.status) await this.quotes.updateOne({ _id: id }, { $set: { status: change.status } });
-    await this.finishChange(id, set.unqueuedMails as string, set.unrecordedEvents as string, set.unsavedOrder as string | undefined);
-    const { unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, validUntil: _v, ...fields } = set;
+    await this.finishChange(id, set.unqueuedMails as string, set.unrecordedEvents as string, set.unsavedOrder as string | undefined, set.unqueuedWebhooks as string | undefined);
+    const { unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, validUntil: _v, unqueuedWebhooks: _w, ...fields } = set;
     return docToRecord({ ...(d as InboxDoc), ...fields } as InboxDoc);
   }
 

@@ -10,7 +10,9 @@ import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, sear
 import { orderNumber } from '../../domain/orders.ts';
 import type {
   CaptchaTake,
+  ClaimedDelivery,
   ConfirmationQuota,
+  DeliveryResult,
   ExpiringQuote,
   InboxChange,
   InboxFilter,
@@ -25,7 +27,10 @@ import type {
   OutboxMail,
   QuoteLink,
   QuoteStore,
+  WebhookEmit,
+  WebhookEndpointRecord,
 } from '../../ports.ts';
+import type { WebhookDelivery, WebhookEvent } from '@forgeline/contracts/webhooks';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS quote_requests (
@@ -159,7 +164,65 @@ CREATE TABLE IF NOT EXISTS orders (
 CREATE INDEX IF NOT EXISTS orders_created ON orders (created_at, id);
 CREATE INDEX IF NOT EXISTS orders_status ON orders (status, created_at, id);
 CREATE TABLE IF NOT EXISTS order_counters (year TEXT PRIMARY KEY, n INTEGER NOT NULL);
+-- Webhooks for the seller's ERP: the endpoints (a removed one keeps its row for its deliveries' history) and the
+-- deliveries, one per endpoint and event, written with the change that caused them and sent by the webhook outbox.
+CREATE TABLE IF NOT EXISTS webhook_endpoints (
+  id TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  events TEXT NOT NULL,
+  description TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+  id TEXT PRIMARY KEY,
+  endpoint_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  body TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  lease_until INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  last_attempt_at TEXT,
+  response_status INTEGER,
+  response TEXT NOT NULL DEFAULT '',
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_created ON webhook_deliveries (created_at);
 `;
+
+interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event: WebhookEvent;
+  body: string;
+  status: WebhookDelivery['status'];
+  attempts: number;
+  next_attempt_at: number;
+  created_at: string;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  response: string;
+  error: string | null;
+}
+
+const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
+  id: r.id,
+  endpointId: r.endpoint_id,
+  event: r.event,
+  status: r.status,
+  attempts: r.attempts,
+  createdAt: r.created_at,
+  lastAttemptAt: r.last_attempt_at,
+  nextAttemptAt: r.status === 'pending' ? new Date(r.next_attempt_at).toISOString() : null,
+  responseStatus: r.response_status,
+  response: r.response,
+  error: r.error,
+});
 
 interface OrderRow {
   id: string;
@@ -791,6 +854,7 @@ export class SqliteQuoteStore implements QuoteStore {
       for (const e of change.events) ev.run(id, e.at, e.actor, e.type, e.from, e.to, e.text, e.reply ? JSON.stringify(e.reply) : null, e.buyer ? JSON.stringify(e.buyer) : null);
       if (change.order) this.insertOrder(change.order);
       this.insertMails(change.mails, Date.now());
+      this.insertDeliveries(change.webhooks);
       return toRecord(next);
     });
   }
@@ -873,6 +937,7 @@ export class SqliteQuoteStore implements QuoteStore {
       const ev = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text, reply, buyer) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)');
       for (const e of change.events) ev.run(r.quote_id, e.at, e.actor, e.type, e.from, e.to, e.text);
       this.insertMails(change.mails, Date.now());
+      this.insertDeliveries(change.webhooks);
       return toOrder({ ...r, status: change.status, shipment, cancel_reason: reason, updated_at: change.updatedAt, version: expectedVersion + 1 });
     });
   }
@@ -882,6 +947,80 @@ export class SqliteQuoteStore implements QuoteStore {
       () => this.db.prepare('INSERT INTO order_counters (year, n) VALUES (?, 1) ON CONFLICT (year) DO UPDATE SET n = n + 1 RETURNING n').pluck().get(year) as number,
     );
     return orderNumber(year, n);
+  }
+
+  /** One delivery per endpoint that wants the event, in the caller's transaction. */
+  private insertDeliveries(emits: WebhookEmit[] | undefined) {
+    if (!emits?.length) return;
+    const endpoints = (this.db.prepare('SELECT id, events FROM webhook_endpoints WHERE deleted_at IS NULL').all() as { id: string; events: string }[]).map((e) => ({
+      id: e.id,
+      events: JSON.parse(e.events) as string[],
+    }));
+    const insert = this.db.prepare('INSERT OR IGNORE INTO webhook_deliveries (id, endpoint_id, event, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    const now = Date.now();
+    for (const w of emits) for (const e of endpoints) if (e.events.includes(w.event)) insert.run(`${w.id}:${e.id}`, e.id, w.event, w.body, now, new Date(now).toISOString());
+  }
+
+  async saveWebhookEndpoint(e: WebhookEndpointRecord): Promise<void> {
+    await this.save(() =>
+      this.db
+        .prepare('INSERT INTO webhook_endpoints (id, url, events, description, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(e.id, e.url, JSON.stringify(e.events), e.description, e.secret, e.createdAt),
+    );
+  }
+
+  async listWebhookEndpoints(): Promise<WebhookEndpointRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY created_at, id').all() as {
+      id: string; url: string; events: string; description: string; secret: string; created_at: string;
+    }[];
+    return rows.map((r) => ({ id: r.id, url: r.url, events: JSON.parse(r.events) as WebhookEvent[], description: r.description, secret: r.secret, createdAt: r.created_at }));
+  }
+
+  async deleteWebhookEndpoint(id: string, at: Date): Promise<boolean> {
+    return this.save(() => {
+      const gone = this.db.prepare('UPDATE webhook_endpoints SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(at.toISOString(), id).changes > 0;
+      if (gone) {
+        this.db
+          .prepare(`UPDATE webhook_deliveries SET status = 'failed', error = 'The endpoint was removed.', next_attempt_at = 0 WHERE endpoint_id = ? AND status = 'pending'`)
+          .run(id);
+      }
+      return gone;
+    });
+  }
+
+  async listWebhookDeliveries(limit: number, endpointId?: string): Promise<WebhookDelivery[]> {
+    const rows = (
+      endpointId
+        ? this.db.prepare('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, id DESC LIMIT ?').all(endpointId, limit)
+        : this.db.prepare('SELECT * FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT ?').all(limit)
+    ) as DeliveryRow[];
+    return rows.map(toDelivery);
+  }
+
+  async claimDueDeliveries(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const t = now.getTime();
+    const select = this.fast.prepare(
+      `SELECT d.*, e.url, e.secret FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.lease_until <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?`,
+    );
+    const lease = this.fast.prepare('UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1 WHERE id = ?');
+    // IMMEDIATE, as claimDueMails: the write lock before the read, so two processes never claim one delivery.
+    return this.fast
+      .transaction(() => {
+        const rows = select.all(t, t, limit) as (DeliveryRow & { url: string; secret: string })[];
+        for (const r of rows) lease.run(t + leaseMs, r.id);
+        return rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id, event: r.event, body: r.body, attempts: r.attempts + 1, url: r.url, secret: r.secret }));
+      })
+      .immediate();
+  }
+
+  async markDelivery(id: string, r: DeliveryResult): Promise<void> {
+    this.fast
+      .prepare(
+        `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = 0, last_attempt_at = ?, response_status = ?, response = ?, error = ?
+         WHERE id = ? AND status = 'pending'`,
+      )
+      .run(r.status, r.nextAttemptAt?.getTime() ?? 0, r.at.toISOString(), r.responseStatus, r.response, r.error, id);
   }
 
   async listExpiringQuotes(fromDay: string, toDay: string, limit: number): Promise<ExpiringQuote[]> {
