@@ -2,7 +2,7 @@ import { loadConfig, serverLimitsOf } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { openClearChannel } from '@forgeline/service-kit/clear-channel';
 import { connectRedis } from '@forgeline/service-kit/redis';
-import { runMain, serve } from '@forgeline/service-kit/serve';
+import { PUBLIC_MAX_HEADER_BYTES, runMain, serve } from '@forgeline/service-kit/serve';
 import { createGatewayApp, withEdgeCache } from './app.ts';
 import { createEdgeCache } from './edge-cache.ts';
 import { gatewayEnv } from './config.ts';
@@ -68,6 +68,7 @@ runMain('gateway', async () => {
     host: config.HOST,
     logger,
     limits: serverLimitsOf(config),
+    maxHeaderBytes: PUBLIC_MAX_HEADER_BYTES,
     onClose: async () => {
       await audit.flush();
       await edgeCacheClears?.close();

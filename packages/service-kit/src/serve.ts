@@ -3,8 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { ServerLimits } from './config.ts';
 import type { Logger } from './logger.ts';
 
-/** Request line plus headers, at most (Node's default, set here so it stays so): bigger gets 431. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+/** Request line plus headers a client may send the gateway, at most (Node's default, set here so it stays so): bigger gets 431. */
+export const PUBLIC_MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * What a service behind the gateway reads: more, because the gateway adds its own headers on the way (X-Forwarded-*,
+ * the request id, the admin assertion). With equal limits a request the gateway took with 16.1 kB of headers got a 431
+ * from the service, which closed the connection under the body still being written: a 502 instead of an answer.
+ */
+export const SERVICE_MAX_HEADER_BYTES = PUBLIC_MAX_HEADER_BYTES + 8 * 1024;
 const defaultLimits: ServerLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 300_000 };
 
 export interface Served {
@@ -24,6 +30,8 @@ export async function serve(
     handleSignals?: boolean;
     /** main.ts passes serverLimitsOf(config) (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS). */
     limits?: ServerLimits;
+    /** The gateway, which clients reach, passes PUBLIC_MAX_HEADER_BYTES; the services keep the larger default. */
+    maxHeaderBytes?: number;
   },
 ): Promise<Served> {
   const limits = opts.limits ?? defaultLimits;
@@ -31,7 +39,7 @@ export async function serve(
     const host = opts.host ?? '127.0.0.1'; // main.ts passes config.HOST
     const s = createServer(
       {
-        maxHeaderSize: MAX_HEADER_BYTES,
+        maxHeaderSize: opts.maxHeaderBytes ?? SERVICE_MAX_HEADER_BYTES,
         headersTimeout: limits.headersTimeoutMs,
         requestTimeout: limits.requestTimeoutMs,
         // Node checks both timeouts on this tick; at most a second late.
