@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { signInAsAdmin } from './support/admin-sign-in.ts';
@@ -68,7 +69,7 @@ async function buyerPage(browser: Browser, opts: { javaScriptEnabled?: boolean; 
   return context.newPage();
 }
 
-test('a buyer asks for a change from the mailed link, staff revise, the buyer accepts version 2 with a PO', async ({ page, browser }) => {
+test('a buyer asks for a change from the mailed link, staff revise, the buyer accepts version 2 with a PO number and file', async ({ page, browser }) => {
   const email = `buyer-${randomUUID().slice(0, 8)}@quarry.example`;
   const buyer = `Quote Page Buyer ${randomUUID().slice(0, 6)}`;
   const { products } = await quoteRequest(page.request, email, buyer);
@@ -119,6 +120,14 @@ test('a buyer asks for a change from the mailed link, staff revise, the buyer ac
   await accept.getByLabel('Your purchase order number').fill('PO-44120');
   await accept.getByLabel('Delivery address').fill('Quarry Road 1\nAntofagasta');
   await accept.getByLabel('Contact for the delivery').fill('Ana Planner');
+  // First a picture named .pdf: refused by its bytes, beside the field, with what was typed kept.
+  const poPdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n% PO-44120, signed\n%%EOF\n');
+  await accept.getByLabel('Your purchase order as a PDF (optional)').setInputFiles({ name: 'PO-44120.pdf', mimeType: 'application/pdf', buffer: Buffer.from('89504e470d0a1a0a', 'hex') });
+  await accept.getByRole('button', { name: 'Accept version 2 and order' }).click();
+  await expect(accept.getByText('The PO document must be a PDF document ("PO-44120.pdf" is not one).')).toBeVisible();
+  await expect(accept.getByLabel('Your purchase order number')).toHaveValue('PO-44120');
+  await expect(accept.getByLabel('Your purchase order as a PDF (optional)')).toHaveAttribute('aria-invalid', 'true');
+  await accept.getByLabel('Your purchase order as a PDF (optional)').setInputFiles({ name: 'PO-44120 signed.pdf', mimeType: 'application/pdf', buffer: poPdf });
   await accept.getByRole('button', { name: 'Accept version 2 and order' }).click();
   const done = buyerTab.getByRole('status');
   await expect(done).toContainText('your order is confirmed');
@@ -126,6 +135,7 @@ test('a buyer asks for a change from the mailed link, staff revise, the buyer ac
   expect(number).toBeDefined();
   await expect(buyerTab.getByText('Accepted', { exact: true })).toBeVisible();
   await expect(buyerTab.getByText(`You accepted version 2: order ${number}`)).toBeVisible();
+  await expect(buyerTab.getByText('(PO-44120 signed.pdf attached)')).toBeVisible();
   // The buyer is mailed the order; the request is won in the inbox.
   await expect.poll(() => mailsMentioning(email).some((t) => unwrapped(t).includes(`Order ${number} confirmed`))).toBe(true);
   await page.reload();
@@ -141,6 +151,10 @@ test('a buyer asks for a change from the mailed link, staff revise, the buyer ac
   await orderRow.click();
   const order = page.getByRole('region', { name: `Order ${number}` });
   await expect(order).toContainText('Quarry Road 1');
+  // The buyer's PO document, as they sent it, a click away.
+  const [download] = await Promise.all([page.waitForEvent('download'), order.getByRole('link', { name: 'PO-44120 signed.pdf' }).click()]);
+  expect(download.suggestedFilename()).toBe(`PO-${number}-PO-44120 signed.pdf`);
+  expect(fs.readFileSync((await download.path())!).equals(poPdf)).toBe(true);
   await order.getByLabel('Carrier').fill('DHL');
   await order.getByLabel('Tracking number').fill('JD014600003');
   await order.getByRole('button', { name: 'Mark shipped' }).click();

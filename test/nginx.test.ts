@@ -94,8 +94,9 @@ describe('nginx security header snippets', () => {
     expect(body('@private-spa')).toEqual(body('@spa').map((d) => d.replace('"no-cache"', '"no-store"')));
     // Its API as the rest of /api/.
     expect(body(NGINX_PRIVATE_API_LOCATION)).toEqual(body('/api/'));
-    // Its forms' answers as the product page's quote form (no error page in place of the gateway's filled-in form).
-    expect(body(NGINX_PRIVATE_ANSWER_LOCATION)).toEqual(body('= /quote-request'));
+    // Its forms' answers as the product page's quote form (no error page in place of the gateway's filled-in form),
+    // with room for an accept's PO document (10 MB).
+    expect(body(NGINX_PRIVATE_ANSWER_LOCATION)).toEqual(body('= /quote-request').map((d) => d.replace('client_max_body_size 64k;', 'client_max_body_size 11m;')));
   });
 
   it('go into the nginx image beside default.conf', () => {

@@ -220,6 +220,10 @@ function createServiceProxy(
       return;
     }
     r.upstream = { replica, tried: new Set([replica]), next };
+    // An expectation is between the client and us, settled by Node (100 Continue, or 417 for an unknown one over
+    // HTTP/1.1). Passed on (Node's client sends the head at once when it sees one), the service answered an HTTP/1.0
+    // client's `Expect: bogus` with 417 and closed its connection under the body still being written: a 502.
+    delete req.headers.expect;
     proxy(req, res, next);
   };
 }

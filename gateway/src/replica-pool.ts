@@ -10,7 +10,7 @@
  * sitemaps, the admin check, the audit log, the no-JavaScript quote form) go through `fetch` here.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, fetch as undiciFetch, request as undiciRequest, type RequestInit, type Response } from 'undici';
+import { Agent, fetch as undiciFetch, request as undiciRequest, type FormData, type RequestInit, type Response } from 'undici';
 import type { Logger } from '@forgeline/service-kit/logger';
 
 export interface ReplicaPoolOptions {
@@ -82,8 +82,11 @@ interface Replica {
 }
 
 export interface FetchInit extends Omit<RequestInit, 'dispatcher' | 'body'> {
-  /** Held in memory, so a request that never reached a replica can go to the next one whatever its method. */
-  body?: string;
+  /**
+   * Held in memory (or a form of file-backed blobs, read again as often as needed), so a request that never reached a
+   * replica can go to the next one whatever its method.
+   */
+  body?: string | FormData;
   /**
    * Safe to send twice (reads; the admin check, which only reads a session): one whose connection broke before an
    * answer goes to the next replica. Default: true for GET and HEAD.

@@ -8,8 +8,14 @@
  *    so nothing is lost.
  * Every answer here is private: no-store, no referrer (the token is in the address), noindex.
  */
+import { openAsBlob } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
-import { QuoteViewSchema, QUOTE_TOKEN_PATTERN, type QuoteView } from '@forgeline/contracts/quote-view';
+import { FormData } from 'undici';
+import { QuoteViewSchema, QUOTE_PO_DOCUMENT, QUOTE_TOKEN_PATTERN, type QuoteView } from '@forgeline/contracts/quote-view';
+import { HttpError } from '@forgeline/service-kit/errors';
+import { MultipartRefused, receiveMultipart, type ReceivedFile } from '@forgeline/service-kit/multipart';
 import type { QuoteViewFormState } from '@forgeline/contracts/ssr';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { ReplicaPool } from '../replica-pool.ts';
@@ -29,7 +35,11 @@ export interface QuoteViewPageOptions {
   logger: Logger;
   renderDocument: (req: Request, url: URL, state: { quoteView: QuoteViewFormState }) => Promise<{ status: number; html: string } | null>;
   timeoutMs?: number;
+  /** Where an accept's PO document waits while it is passed on (removed after each answer); the system's temp folder by default. */
+  uploadDir?: string;
 }
+
+const MB = 1024 * 1024;
 
 /** The headers of every quote page answer: the address holds the key. */
 export function privatePage(res: Response) {
@@ -84,6 +94,7 @@ const LABELS: Record<string, string> = {
   contactName: 'The contact',
   contactPhone: 'The phone number',
   note: 'The note',
+  poDocument: 'The PO document',
   message: 'The message',
   reason: 'The reason',
   text: 'The text',
@@ -121,6 +132,30 @@ export function createQuoteViewPage(o: QuoteViewPageOptions) {
     }
   }
 
+  /**
+   * An accept with its PO document comes as multipart/form-data: the fields, and the file streamed to a temp folder
+   * (never whole in memory) within the quotes service's limit. Refused (too large, malformed): the fields read so far
+   * and why, so the page comes back filled in.
+   */
+  async function readForm(req: Request, action: Action): Promise<{ fields: Record<string, unknown>; file?: ReceivedFile; cleanup?: () => Promise<void>; refused?: HttpError }> {
+    if (!req.is('multipart/form-data')) return { fields: (req.body ?? {}) as Record<string, unknown> };
+    const maxFileBytes = QUOTE_PO_DOCUMENT.maxMb * MB;
+    try {
+      const received = await receiveMultipart(req, {
+        tmpRoot: o.uploadDir ?? path.join(os.tmpdir(), 'forgeline-quote-answers'),
+        fileFields: action === 'accept' ? [QUOTE_PO_DOCUMENT.field] : [],
+        limits: { maxFileBytes, maxRequestBytes: maxFileBytes + 64 * 1024, maxFiles: 1 },
+      });
+      // A form's empty file input is a part with no name and no bytes: no document.
+      const file = received.files.find((f) => f.size > 0 || f.filename !== 'unnamed');
+      return { fields: received.fields, file, cleanup: received.cleanup };
+    } catch (err) {
+      if (err instanceof MultipartRefused) return { fields: err.fields, refused: err };
+      if (err instanceof HttpError) return { fields: {}, refused: err };
+      throw err;
+    }
+  }
+
   async function submit(req: Request, res: Response) {
     privatePage(res);
     const token = String(req.params.token);
@@ -129,7 +164,16 @@ export function createQuoteViewPage(o: QuoteViewPageOptions) {
       res.status(404).type('text/plain').send('No such answer: a quote can be accepted, changed or declined, or asked again once expired.');
       return;
     }
-    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const received = await readForm(req, action);
+    try {
+      await answer(req, res, token, action, received);
+    } finally {
+      await received.cleanup?.();
+    }
+  }
+
+  async function answer(req: Request, res: Response, token: string, action: Action, received: Awaited<ReturnType<typeof readForm>>) {
+    const raw = received.fields;
     const form = Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
     const page = `/quote/view/${encodeURIComponent(token)}`;
     const again = async (status: number, errors: QuoteViewFormState['errors']) => {
@@ -138,15 +182,29 @@ export function createQuoteViewPage(o: QuoteViewPageOptions) {
       res.send(doc?.html ?? `<!doctype html><title>Your quote</title><p>${errors[0]?.message ?? UNAVAILABLE}</p>`);
     };
     if (!QUOTE_TOKEN_PATTERN.test(token)) return again(404, []);
+    if (received.refused) {
+      const field = received.refused.status === 413 ? QUOTE_PO_DOCUMENT.field : '';
+      return again(received.refused.status, [{ field, message: sentence(field, received.refused.message) }]);
+    }
     if (!o.quotes) return again(503, [{ field: '', message: UNAVAILABLE }]);
     let upstream;
     try {
+      const json = JSON.stringify(bodyOf(action, form));
+      let body: string | FormData = json;
+      const headers: Record<string, string> = { ...onBehalfOf(req), 'content-type': 'application/json' };
+      if (received.file) {
+        // The quotes service's multipart accept: the JSON in `body`, the document beside it, streamed from the file.
+        body = new FormData();
+        body.set(QUOTE_PO_DOCUMENT.bodyField, json);
+        body.set(QUOTE_PO_DOCUMENT.field, await openAsBlob(received.file.path, { type: QUOTE_PO_DOCUMENT.type }), received.file.filename);
+        delete headers['content-type'];
+      }
       // Not retried on another replica once sent: an accept is not idempotent (the service refuses a second one anyway).
       upstream = await o.quotes.fetch(`/api/quote-view/${token}/${action}`, {
         method: 'POST',
-        headers: { ...onBehalfOf(req), 'content-type': 'application/json' },
-        body: JSON.stringify(bodyOf(action, form)),
-        signal: AbortSignal.timeout(timeoutMs),
+        headers,
+        body,
+        signal: AbortSignal.timeout(received.file ? Math.max(timeoutMs, 30_000) : timeoutMs),
       });
     } catch (err) {
       o.logger.error({ err: (err as Error).message, action }, 'quote page: quotes service unreachable; the page is shown again, filled in');
@@ -160,6 +218,7 @@ export function createQuoteViewPage(o: QuoteViewPageOptions) {
     }
     const answer = (await upstream.json().catch(() => ({}))) as { message?: string; issues?: { path: string; message: string }[] };
     if (upstream.status === 404) return again(404, []);
+    if (upstream.status === 413) return again(413, [{ field: QUOTE_PO_DOCUMENT.field, message: sentence(QUOTE_PO_DOCUMENT.field, answer.message ?? 'is too large') }]);
     if (upstream.status === 400 || upstream.status === 409) {
       const errors = (answer.issues ?? []).map((i) => {
         const field = formField(action, i.path);

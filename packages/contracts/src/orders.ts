@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PoDocumentSchema } from './quote-view.ts';
 
 /**
  * Orders (issue 34): what a buyer's accept on their quote page makes, fulfilled by staff (admin only, behind the
@@ -44,6 +45,8 @@ export const OrderSchema = z.object({
   quoteVersion: z.number().int(),
   status: z.enum(ORDER_STATUSES),
   poNumber: z.string(),
+  /** The buyer's PO document (GET /api/admin/orders/{id}/po-document), if they attached one. */
+  poDocument: PoDocumentSchema.nullable(),
   delivery: z.object({ company: z.string(), address: z.string(), contactName: z.string(), contactPhone: z.string() }),
   note: z.string(),
   lines: z.array(OrderLineSchema),

@@ -24,3 +24,9 @@ export const QUOTE_VIEW_LIMITS = {
   phone: 40,
   declineText: 2_000,
 } as const;
+
+/**
+ * The purchase-order document a buyer may attach to an accept: a PDF (checked by its bytes, not its name), at most
+ * this many MB. The accept then goes as multipart/form-data: the JSON body in the part `body`, the file in `poDocument`.
+ */
+export const QUOTE_PO_DOCUMENT = { field: 'poDocument', bodyField: 'body', maxMb: 10, type: 'application/pdf' } as const;

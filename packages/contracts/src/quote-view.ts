@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 import { QUOTE_DECLINE_REASONS, QUOTE_VIEW_LIMITS } from './quote-view-constants.ts';
 
-export { QUOTE_DECLINE_REASON_LABELS, QUOTE_DECLINE_REASONS, QUOTE_TOKEN_PATTERN, QUOTE_VIEW_LIMITS, type QuoteDeclineReason } from './quote-view-constants.ts';
+export { QUOTE_DECLINE_REASON_LABELS, QUOTE_DECLINE_REASONS, QUOTE_PO_DOCUMENT, QUOTE_TOKEN_PATTERN, QUOTE_VIEW_LIMITS, type QuoteDeclineReason } from './quote-view-constants.ts';
 
 const text = (field: string, max: number) =>
   z.string(`${field} must be text`).trim().max(max, `must be at most ${max} characters`);
@@ -48,10 +48,16 @@ export const QuoteViewEventSchema = z.object({
   text: z.string().nullable(),
 });
 
+/** A purchase-order document kept with an order: the name the buyer's file had, and its size in bytes. */
+export const PoDocumentSchema = z.object({ name: z.string(), size: z.number().int() });
+export type PoDocument = z.infer<typeof PoDocumentSchema>;
+
 export const QuoteViewOrderSchema = z.object({
   number: z.string(),
   quoteVersion: z.number().int(),
   poNumber: z.string(),
+  /** The PO document the buyer attached, if any (absent in answers from before it existed). */
+  poDocument: PoDocumentSchema.nullable().optional(),
   status: z.string(),
   createdAt: z.string(),
 });

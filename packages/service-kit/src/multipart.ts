@@ -32,6 +32,16 @@ export interface MultipartLimits {
   maxFiles: number;
 }
 
+/** A refused upload, with the text fields read before it was refused (a form shown again keeps what was typed). */
+export class MultipartRefused extends HttpError {
+  constructor(
+    cause: HttpError,
+    readonly fields: Record<string, string>,
+  ) {
+    super(cause.status, cause.message, cause.issues);
+  }
+}
+
 const mb = (n: number) => `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
 
 /**
@@ -157,13 +167,15 @@ export async function receiveMultipart(
     await Promise.all(writes);
   } catch (err) {
     await cleanup();
-    throw failure ?? err;
+    throw refused(failure ?? err, fields);
   }
   if (failure) {
     await cleanup();
-    throw failure;
+    throw refused(failure, fields);
   }
   // Order by arrival (writes may finish out of order).
   files.sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
   return { fields, files, ignored, cleanup };
 }
+
+const refused = (err: unknown, fields: Record<string, string>) => (err instanceof HttpError ? new MultipartRefused(err, fields) : err);

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { allOrNone, baseEnv, port, productionSecrets } from '@forgeline/service-kit/config';
+import { baseEnv, port, productionSecrets } from '@forgeline/service-kit/config';
+import { checkS3Env, s3Env } from '@forgeline/object-store/config';
 
 const MB = 1024 * 1024;
 const megabytes = (fallback: number) => z.coerce.number().positive().default(fallback).transform((n) => Math.round(n * MB));
 const int = (fallback: number, min = 1, max = 1_000_000) => z.coerce.number().int().min(min).max(max).default(fallback);
 const optional = z.string().trim().optional().transform((v) => (v ? v : undefined));
-
-export const S3_VARS = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const;
 
 export const ConfigSchema = z
   .object({
@@ -16,10 +15,7 @@ export const ConfigSchema = z
     MEDIA_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
     CATALOG_URL: z.url().default('http://127.0.0.1:4001'),
     REDIS_URL: optional.pipe(z.url().optional()),
-    S3_ENDPOINT: optional.pipe(z.url().optional()),
-    S3_ACCESS_KEY: optional,
-    S3_SECRET_KEY: optional,
-    S3_BUCKET: optional,
+    ...s3Env,
     /** libvips threads per image (sharp.concurrency). One keeps workers from fighting over cores. */
     MEDIA_IMAGE_THREADS: int(1, 1, 64),
     /** SKU jobs one worker process runs at once. */
@@ -48,10 +44,7 @@ export const ConfigSchema = z
     /** How long the single-image upload waits for its processing before answering "queued". */
     MEDIA_UPLOAD_WAIT_MS: int(20_000, 0, 600_000),
   })
-  .superRefine((env, ctx) => {
-    const problem = allOrNone(env, [...S3_VARS]);
-    if (problem) ctx.addIssue({ code: 'custom', path: [S3_VARS.find((v) => !env[v]) ?? 'S3_ENDPOINT'], message: problem });
-  })
+  .superRefine(checkS3Env)
   .superRefine(productionSecrets(['SERVICE_TOKEN', { name: 'S3_SECRET_KEY', when: (env) => Boolean(env.S3_ENDPOINT) }]));
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -4,7 +4,7 @@ import type { SkippedItem } from '@forgeline/contracts/media';
 import type { Catalog, CatalogProduct, JobQueue, ObjectStore } from './ports.ts';
 import { batchKey, originalsPrefix } from './domain/keys.ts';
 import { originalKey, parseOriginalKey } from './domain/originals.ts';
-import { contentTypeOf } from './domain/content-types.ts';
+import { contentTypeOf } from '@forgeline/object-store/content-types';
 import type { BatchRecord } from './domain/batch.ts';
 
 /** What the API does with accepted files, shared by the four upload calls. */

@@ -5,9 +5,8 @@ import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
 import { runMain, serve } from '@forgeline/service-kit/serve';
 import { ConfigSchema, type Config } from './config.ts';
 import { createApp } from './app.ts';
-import type { JobQueue, ObjectStore, WorkerHandle } from './ports.ts';
-import { createLocalObjectStore } from './adapters/local-fs/object-store.ts';
-import { createMinioObjectStore } from './adapters/minio/object-store.ts';
+import type { JobQueue, WorkerHandle } from './ports.ts';
+import { objectStoreOf } from '@forgeline/object-store/config';
 import { createSqliteJobQueue } from './adapters/sqlite/job-queue.ts';
 import { createBullJobQueue } from './adapters/bullmq/job-queue.ts';
 import { createHttpCatalog } from './adapters/catalog-http/catalog.ts';
@@ -15,17 +14,6 @@ import { createJobHandlers } from './worker/process-sku.ts';
 import { configureSharp } from './images/variants.ts';
 import type { Logger } from '@forgeline/service-kit/logger';
 
-function buildStore(config: Config): ObjectStore {
-  if (config.S3_ENDPOINT) {
-    return createMinioObjectStore({
-      endpoint: config.S3_ENDPOINT,
-      accessKey: config.S3_ACCESS_KEY!,
-      secretKey: config.S3_SECRET_KEY!,
-      bucket: config.S3_BUCKET!,
-    });
-  }
-  return createLocalObjectStore(path.join(config.DATA_DIR, 'media'));
-}
 
 function buildQueue(config: Config, logger: Logger): JobQueue {
   const retry = { attempts: config.MEDIA_JOB_ATTEMPTS, backoffMs: config.MEDIA_JOB_BACKOFF_MS, logger };
@@ -44,7 +32,7 @@ function buildQueue(config: Config, logger: Logger): JobQueue {
 runMain('media', async () => {
   const config = loadConfig(ConfigSchema);
   const logger = createLogger(`media-${config.MEDIA_ROLE}`, config.LOG_LEVEL);
-  const store = buildStore(config);
+  const store = objectStoreOf(config, path.join(config.DATA_DIR, 'media'));
   const queue = buildQueue(config, logger);
   const catalog = createHttpCatalog(config.CATALOG_URL, config.SERVICE_TOKEN);
   const runsApi = config.MEDIA_ROLE !== 'worker';

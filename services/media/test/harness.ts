@@ -11,7 +11,7 @@ import { tempDir } from '@forgeline/test-support/net';
 import { SERVICE_TOKEN, startCatalog, type CatalogUnderTest } from '../../catalog/test/harness.ts';
 import { makeProduct } from '../../catalog/test/fixtures.ts';
 import { createApp, type MediaLimits } from '../src/app.ts';
-import { createLocalObjectStore } from '../src/adapters/local-fs/object-store.ts';
+import { createLocalObjectStore } from '@forgeline/object-store/local-fs';
 import { createSqliteJobQueue } from '../src/adapters/sqlite/job-queue.ts';
 import { createHttpCatalog } from '../src/adapters/catalog-http/catalog.ts';
 import { createJobHandlers } from '../src/worker/process-sku.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMinio, type RunningMinio } from '@forgeline/test-support/minio';
-import { createMinioObjectStore } from '../src/adapters/minio/object-store.ts';
+import { createMinioObjectStore } from '@forgeline/object-store/minio';
 import { sha256Prefix } from '../src/domain/keys.ts';
 import { fileOf, photo, post, productId, productOf, startMedia, type MediaUnderTest } from './harness.ts';
 

@@ -11,7 +11,7 @@ import { startRedis, type RunningRedis } from '@forgeline/test-support/redis';
 import { freePort, tempDir } from '@forgeline/test-support/net';
 import { SERVICE_TOKEN, startCatalog, type CatalogUnderTest } from '../../catalog/test/harness.ts';
 import { createBullJobQueue } from '../src/adapters/bullmq/job-queue.ts';
-import { createLocalObjectStore } from '../src/adapters/local-fs/object-store.ts';
+import { createLocalObjectStore } from '@forgeline/object-store/local-fs';
 import { originalKey } from '../src/domain/originals.ts';
 import { doneMarker, sha256Prefix, storedImageUrl, variantKey } from '../src/domain/keys.ts';
 import type { JobInfo, JobQueue, ObjectStore } from '../src/ports.ts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { freePort, tempDir } from '@forgeline/test-support/net';
-import { createLocalObjectStore } from '../src/adapters/local-fs/object-store.ts';
+import { createLocalObjectStore } from '@forgeline/object-store/local-fs';
 import { createSqliteJobQueue } from '../src/adapters/sqlite/job-queue.ts';
 import { createHttpCatalog } from '../src/adapters/catalog-http/catalog.ts';
 import { createJobHandlers } from '../src/worker/process-sku.ts';

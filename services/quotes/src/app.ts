@@ -55,6 +55,8 @@ import {
   type OrderListResponse,
 } from '@forgeline/contracts/orders';
 import { renderQuotePdf, type QuoteSeller } from './domain/quote-pdf.ts';
+import { PO_DOCUMENT_MAX_BYTES, poDocumentKey, receiveAcceptWithDocument, type ReceivedAccept } from './domain/po-document.ts';
+import type { ObjectStore } from '@forgeline/object-store/ports';
 import { buyerQuoteView, hashQuoteToken, quotePdfName, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
 import {
   QUOTE_DECLINE_REASON_LABELS,
@@ -112,6 +114,12 @@ export interface QuotesDeps {
   seller: QuoteSeller;
   /** The webhook outbox: told when deliveries were queued. allowPrivate: the tests' receivers on loopback. */
   webhooks: { kick(): void; allowPrivate?: boolean };
+  /** Where buyers' purchase-order documents are kept: a folder (DATA_DIR/quote-documents) or a MinIO/S3 bucket. */
+  documents: ObjectStore;
+  /** Where an upload is streamed before it is checked and stored (removed after each request). */
+  tmpDir: string;
+  /** A PO document's size limit (QUOTE_PO_DOCUMENT.maxMb by default; a test lowers it). */
+  poDocumentMaxBytes?: number;
 }
 
 export const QUOTE_RECEIVED = 'Quote request received. We will reply within 24 hours.';
@@ -643,77 +651,105 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
     }),
   );
 
+  /**
+   * An accept is JSON, or multipart/form-data when it carries the buyer's PO document (the JSON in the part `body`).
+   * The link is checked before a byte of a document is read.
+   */
+  const acceptBody = async (req: Request): Promise<ReceivedAccept> => {
+    if (!req.is('multipart/form-data')) return { body: req.body, file: null, cleanup: async () => {} };
+    return receiveAcceptWithDocument(req, { tmpRoot: deps.tmpDir, maxBytes: deps.poDocumentMaxBytes ?? PO_DOCUMENT_MAX_BYTES });
+  };
+
   app.post(
     '/api/quote-view/:token/accept',
     limit,
     route(async (req, res) => {
       privatePage(res);
-      const input = parseInput(QuoteAcceptSchema, req.body, 'body');
-      const ctx = await open(req);
-      const v = mayAnswer(ctx.view, input.version, 'accept');
-      const quantities = input.quantities ?? v.lines.map((l) => (l.unitPrice === null ? 0 : l.quantity));
-      if (quantities.length !== v.lines.length) {
-        throw new HttpError(400, `Invalid body: quantities has ${quantities.length} entries but version ${v.version} has ${v.lines.length} line(s).`, [
-          { path: 'quantities', message: 'one per quoted line' },
+      await open(req);
+      const received = await acceptBody(req);
+      try {
+        await accept(req, res, received);
+      } finally {
+        await received.cleanup();
+      }
+    }),
+  );
+
+  const accept = async (req: Request, res: import('express').Response, received: ReceivedAccept) => {
+    const input = parseInput(QuoteAcceptSchema, received.body, 'body');
+    const ctx = await open(req);
+    const v = mayAnswer(ctx.view, input.version, 'accept');
+    const quantities = input.quantities ?? v.lines.map((l) => (l.unitPrice === null ? 0 : l.quantity));
+    if (quantities.length !== v.lines.length) {
+      throw new HttpError(400, `Invalid body: quantities has ${quantities.length} entries but version ${v.version} has ${v.lines.length} line(s).`, [
+        { path: 'quantities', message: 'one per quoted line' },
+      ]);
+    }
+    quantities.forEach((q, i) => {
+      const l = v.lines[i]!;
+      if (q > l.quantity) {
+        throw new HttpError(400, `Invalid body: line ${i + 1} (${l.productSku || l.productName}) was quoted for ${l.quantity}; to order more, ask for changes.`, [
+          { path: `quantities.${i}`, message: `must be at most ${l.quantity}` },
         ]);
       }
-      quantities.forEach((q, i) => {
-        const l = v.lines[i]!;
-        if (q > l.quantity) {
-          throw new HttpError(400, `Invalid body: line ${i + 1} (${l.productSku || l.productName}) was quoted for ${l.quantity}; to order more, ask for changes.`, [
-            { path: `quantities.${i}`, message: `must be at most ${l.quantity}` },
-          ]);
-        }
-        if (q > 0 && l.unitPrice === null) {
-          throw new HttpError(400, `Invalid body: line ${i + 1} (${l.productSku || l.productName}) has no price yet; order 0 of it, or ask for changes.`, [
-            { path: `quantities.${i}`, message: 'not priced' },
-          ]);
-        }
-      });
-      if (quantities.every((q) => q === 0)) {
-        throw new HttpError(400, 'Invalid body: order at least one line (every quantity is 0).', [{ path: 'quantities', message: 'nothing ordered' }]);
+      if (q > 0 && l.unitPrice === null) {
+        throw new HttpError(400, `Invalid body: line ${i + 1} (${l.productSku || l.productName}) has no price yet; order 0 of it, or ask for changes.`, [
+          { path: `quantities.${i}`, message: 'not priced' },
+        ]);
       }
-      const at = new Date().toISOString();
-      const order: OrderRecord = {
-        id: randomUUID(),
-        number: await store.nextOrderNumber(at.slice(0, 4)),
-        quoteId: ctx.r.id,
-        quoteVersion: v.version,
-        status: 'confirmed',
-        poNumber: input.poNumber,
-        delivery: input.delivery,
-        note: input.note,
-        lines: v.lines.flatMap((l, i) =>
-          quantities[i] ? [{ productId: l.productId, productSku: l.productSku, productName: l.productName, quantity: quantities[i]!, unitPrice: l.unitPrice, currency: l.currency, leadTime: l.leadTime }] : [],
-        ),
-        customerName: ctx.r.customerName,
-        customerEmail: ctx.r.customerEmail,
-        shipment: null,
-        cancelReason: null,
-        createdAt: at,
-        updatedAt: at,
-        version: 0,
-      };
-      const link = quoteViewUrl(s, ctx.token);
-      const mails = buyerAnswerMails(
-        ctx.r,
-        {
-          what: `Quote accepted: order ${order.number}`,
-          details: [
-            ['Version', String(v.version)],
-            ['Order', order.number],
-            ['PO number', order.poNumber],
-            ['Deliver to', [order.delivery.company, order.delivery.address].filter(Boolean).join('\n')],
-            ['Contact', [order.delivery.contactName, order.delivery.contactPhone].filter(Boolean).join(', ')],
-            ['Lines', order.lines.map((l) => `${l.quantity} x ${l.productSku || l.productName}`).join('\n')],
-            ['Note', order.note],
-          ],
-          order: { number: order.number, poNumber: order.poNumber, lines: order.lines },
-        },
-        ctx.r.version + 1,
-        deps.mail,
-        link,
-      );
+    });
+    if (quantities.every((q) => q === 0)) {
+      throw new HttpError(400, 'Invalid body: order at least one line (every quantity is 0).', [{ path: 'quantities', message: 'nothing ordered' }]);
+    }
+    const at = new Date().toISOString();
+    const orderId = randomUUID();
+    // The document is stored before the order is written (an order never points at nothing); if the accept is then
+    // refused, it is removed again.
+    const doc = received.file ? { key: poDocumentKey(ctx.r.id, orderId), name: received.file.name, size: received.file.size } : null;
+    if (doc) await deps.documents.putFile(doc.key, received.file!.path, { contentType: 'application/pdf' });
+    const order: OrderRecord = {
+      id: orderId,
+      number: await store.nextOrderNumber(at.slice(0, 4)),
+      quoteId: ctx.r.id,
+      quoteVersion: v.version,
+      status: 'confirmed',
+      poNumber: input.poNumber,
+      poDocument: doc,
+      delivery: input.delivery,
+      note: input.note,
+      lines: v.lines.flatMap((l, i) =>
+        quantities[i] ? [{ productId: l.productId, productSku: l.productSku, productName: l.productName, quantity: quantities[i]!, unitPrice: l.unitPrice, currency: l.currency, leadTime: l.leadTime }] : [],
+      ),
+      customerName: ctx.r.customerName,
+      customerEmail: ctx.r.customerEmail,
+      shipment: null,
+      cancelReason: null,
+      createdAt: at,
+      updatedAt: at,
+      version: 0,
+    };
+    const link = quoteViewUrl(s, ctx.token);
+    const mails = buyerAnswerMails(
+      ctx.r,
+      {
+        what: `Quote accepted: order ${order.number}`,
+        details: [
+          ['Version', String(v.version)],
+          ['Order', order.number],
+          ['PO number', order.poNumber],
+          ['PO document', doc ? `${doc.name} (${Math.max(1, Math.round(doc.size / 1024))} kB)` : ''],
+          ['Deliver to', [order.delivery.company, order.delivery.address].filter(Boolean).join('\n')],
+          ['Contact', [order.delivery.contactName, order.delivery.contactPhone].filter(Boolean).join(', ')],
+          ['Lines', order.lines.map((l) => `${l.quantity} x ${l.productSku || l.productName}`).join('\n')],
+          ['Note', order.note],
+        ],
+        order: { number: order.number, poNumber: order.poNumber, lines: order.lines },
+      },
+      ctx.r.version + 1,
+      deps.mail,
+      link,
+    );
+    try {
       await answer(req, ctx, v.version, 'accept', {
         status: 'won',
         updatedAt: at,
@@ -734,12 +770,17 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
           { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'won', text: null, reply: null },
         ],
       });
-      res.status(201).json({
-        order: { number: order.number, quoteVersion: order.quoteVersion, poNumber: order.poNumber, status: order.status, createdAt: order.createdAt },
-        message: `Thank you: order ${order.number} is confirmed. We have e-mailed you a confirmation.`,
-      } satisfies QuoteAcceptResponse);
-    }),
-  );
+    } catch (err) {
+      if (doc) {
+        await deps.documents.delete(doc.key).catch((e: unknown) => req.log.warn({ err: (e as Error).message, key: doc.key }, 'PO document of a refused accept not removed'));
+      }
+      throw err;
+    }
+    res.status(201).json({
+      order: { number: order.number, quoteVersion: order.quoteVersion, poNumber: order.poNumber, poDocument: doc && { name: doc.name, size: doc.size }, status: order.status, createdAt: order.createdAt },
+      message: `Thank you: order ${order.number} is confirmed. We have e-mailed you a confirmation.`,
+    } satisfies QuoteAcceptResponse);
+  };
 
   app.post(
     '/api/quote-view/:token/changes',
@@ -850,7 +891,8 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
 const ORDER_NOT_FOUND = (id: string) => `No order has the id "${id}".`;
 
 /** An order as the API gives it: with its totals per currency. */
-const orderOut = (o: OrderRecord): Order => ({ ...o, totals: orderTotals(o.lines) });
+/** An order as the API shows it: totals added, the document's storage key kept inside. */
+const orderOut = (o: OrderRecord): Order => ({ ...o, poDocument: o.poDocument && { name: o.poDocument.name, size: o.poDocument.size }, totals: orderTotals(o.lines) });
 
 const ORDER_CSV_HEADER = [
   'number', 'created_at', 'status', 'po_number', 'customer_name', 'customer_email', 'company', 'address', 'contact', 'phone',
@@ -930,6 +972,28 @@ function addOrderRoutes(app: Express, deps: QuotesDeps) {
       res.setHeader('etag', etag(o.version));
       res.setHeader('cache-control', 'no-store');
       res.json(orderOut(o));
+    }),
+  );
+
+  // The buyer's PO document, as they attached it (checked to be a PDF when it came), for staff to download.
+  app.get(
+    '/api/admin/orders/:id/po-document',
+    route(async (req, res) => {
+      adminOf(req);
+      const o = await load(String(req.params.id));
+      if (!o.poDocument) throw new HttpError(404, `Order ${o.number} has no PO document: the buyer attached none.`);
+      const stored = await deps.documents.getStream(o.poDocument.key);
+      if (!stored) {
+        req.log.error({ orderId: o.id, key: o.poDocument.key }, 'PO document missing from the documents store');
+        throw new HttpError(404, `The PO document of order ${o.number} is missing from the documents store.`);
+      }
+      res.setHeader('content-type', 'application/pdf');
+      res.setHeader('content-length', String(stored.size));
+      // The buyer's name for it, ASCII-safe in filename and whole in filename* (RFC 6266).
+      const ascii = `PO-${o.number}-${o.poDocument.name}`.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      res.setHeader('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(`PO-${o.number}-${o.poDocument.name}`)}`);
+      res.setHeader('cache-control', 'no-store');
+      await pipeline(stored.body, res);
     }),
   );
 

@@ -1,4 +1,5 @@
 import { baseEnv, port, productionSecrets } from '@forgeline/service-kit/config';
+import { checkS3Env, s3Env } from '@forgeline/object-store/config';
 import { AdminEmailsEnvSchema } from '@forgeline/contracts/auth';
 import { DEFAULT_MAIL_FROM } from '@forgeline/mailer/mailer';
 import { z } from 'zod';
@@ -56,5 +57,12 @@ export const QuotesConfigSchema = z.object({
   OUTBOX_POLL_MS: positiveInt(1_000),
   /** A mail claimed by a process that then died is retried after this long. */
   OUTBOX_LEASE_MS: positiveInt(60_000),
-}).superRefine(productionSecrets(['SERVICE_TOKEN']));
+  /**
+   * Buyers' purchase-order documents: a MinIO/S3 bucket when S3_ENDPOINT is set (all four or none, as for media, with
+   * a bucket of their own), else a folder under DATA_DIR/quote-documents.
+   */
+  ...s3Env,
+})
+  .superRefine(checkS3Env)
+  .superRefine(productionSecrets(['SERVICE_TOKEN', { name: 'S3_SECRET_KEY', when: (env) => Boolean(env.S3_ENDPOINT) }]));
 export type QuotesConfig = z.infer<typeof QuotesConfigSchema>;

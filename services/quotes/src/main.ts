@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { createMailer } from '@forgeline/mailer/mailer';
+import { objectStoreOf } from '@forgeline/object-store/config';
 import { loadConfig, serverLimitsOf } from '@forgeline/service-kit/config';
 import { createLogger } from '@forgeline/service-kit/logger';
 import { connectRedis } from '@forgeline/service-kit/redis';
@@ -24,6 +26,8 @@ runMain('quotes', async () => {
     : SqliteQuoteStore.inDataDir(config.DATA_DIR);
   logger.info({ storage: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'storage ready');
   const mailer = createMailer(config, logger);
+  const documents = objectStoreOf(config, path.join(config.DATA_DIR, 'quote-documents'));
+  logger.info({ documents: config.S3_ENDPOINT ? 'minio' : 'folder' }, 'PO documents store ready');
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, 'rate limits') : undefined;
   logger.info({ rateLimits: redis ? 'redis' : 'memory' }, 'rate limits ready');
   const outbox = new Outbox(store, mailer, logger, {
@@ -63,6 +67,8 @@ runMain('quotes', async () => {
     quoteView: { publicUrl: config.PUBLIC_URL, graceDays: config.QUOTE_LINK_GRACE_DAYS, defaultValidityDays: config.QUOTE_VALIDITY_DAYS },
     seller: siteConfig,
     webhooks,
+    documents,
+    tmpDir: path.join(config.DATA_DIR, 'quote-uploads'),
   });
   // The first PDF of a process costs 360-480 ms (pdfkit's font metrics, code not yet optimised), later ones ~100 ms for
   // 200 lines: one is drawn now, so the first buyer after a restart does not wait for it.
@@ -91,6 +97,7 @@ runMain('quotes', async () => {
       await webhooks.stop();
       await outbox.stop();
       await store.close();
+      await documents.close();
       redis?.disconnect();
     },
   });

@@ -85,6 +85,8 @@ export interface OrderRecord {
   quoteVersion: number;
   status: OrderStatus;
   poNumber: string;
+  /** The buyer's PO document, in the documents store under `key` (the name is the buyer's, for display only). */
+  poDocument: { key: string; name: string; size: number } | null;
   delivery: { company: string; address: string; contactName: string; contactPhone: string };
   note: string;
   lines: OrderLine[];

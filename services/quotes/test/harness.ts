@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import { createLocalObjectStore } from '@forgeline/object-store/local-fs';
+import type { ObjectStore } from '@forgeline/object-store/ports';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { DevMailbox, type Mailer } from '@forgeline/mailer/mailer';
@@ -86,6 +88,8 @@ export interface TestService {
   /** The expiry reminders' job, as main.ts runs it on a timer. */
   reminders: ReturnType<typeof createExpiryReminders>;
   mailDir: string;
+  /** Where the buyers' PO documents went. */
+  documents: ObjectStore;
   /** Stops the service; with keepData the folder stays for a restart. */
   close: (opts?: { keepData?: boolean }) => Promise<void>;
 }
@@ -109,6 +113,9 @@ export interface ServiceOptions {
   logger?: Logger;
   /** The quote links' settings (a test shortens the grace period). */
   quoteView?: Partial<QuoteViewSettings>;
+  /** The PO documents' store (the folder in dataDir by default) and size limit. */
+  documents?: ObjectStore;
+  poDocumentMaxBytes?: number;
 }
 
 /** The quotes service as main.ts builds it, on real embedded adapters in a temp DATA_DIR, on a free port. */
@@ -118,6 +125,7 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
   const logger = opts.logger ?? createLogger('quotes-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const store = opts.store ?? SqliteQuoteStore.inDataDir(dataDir);
   const mailDir = path.join(dataDir, 'mail');
+  const documents = opts.documents ?? createLocalObjectStore(path.join(dataDir, 'quote-documents'));
   const mailer = opts.mailer ?? new DevMailbox(mailDir, 'Forgeline <no-reply@forgeline.parts>');
   const outbox = new Outbox(store, mailer, logger, {
     baseDelayMs: 20,
@@ -145,6 +153,9 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     quoteView,
     seller: siteConfig,
     webhooks: { kick: webhooks.kick, allowPrivate: true },
+    documents,
+    tmpDir: path.join(dataDir, 'quote-uploads'),
+    poDocumentMaxBytes: opts.poDocumentMaxBytes,
   });
   // Started by no timer here: a test runs its passes (reminders.runOnce).
   const reminders = createExpiryReminders({ store, mail, quoteView, daysBefore: 3, pollMs: 60_000, logger, outbox });
@@ -159,6 +170,7 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
     outbox,
     reminders,
     mailDir,
+    documents,
     close: async (o) => {
       await http.close();
       await reminders.stop();

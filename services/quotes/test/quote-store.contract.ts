@@ -372,8 +372,10 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
         const year = `${2100 + (seq % 800)}`;
         const numbers = await Promise.all([1, 2, 3].map(() => store.nextOrderNumber(year)));
         expect(numbers.sort()).toEqual([`${year}-00001`, `${year}-00002`, `${year}-00003`]);
+        // The first order carries the buyer's PO document (its key in the documents store), the refused second none.
         const order = (n: string, id: string) => ({
           id, number: n, quoteId: q.id, quoteVersion: 1, status: 'confirmed' as const, poNumber: 'PO-1',
+          poDocument: id.endsWith('-1') ? { key: `po/${q.id}/${id}.pdf`, name: 'PO 1 (signed).pdf', size: 48_213 } : null,
           delivery: { company: 'Co', address: '1 Road', contactName: 'Ada', contactPhone: '' }, note: '',
           lines: [{ productId: 'p-1', productSku: 'SKU-1', productName: 'Filter', quantity: 2, unitPrice: 3.5, currency: 'USD', leadTime: null }],
           customerName: 'Ada', customerEmail: 'ada@example.com', shipment: null, cancelReason: null, createdAt: at, updatedAt: at, version: 0,

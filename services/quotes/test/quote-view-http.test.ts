@@ -237,6 +237,69 @@ function describeQuoteView(name: string, makeStore: (() => Promise<QuoteStore>) 
       expect(order?.number).toBe(answers.find((a) => a.status === 201)!.body.order.number);
     });
 
+    it('keeps a PO document attached to an accept (a PDF by its bytes, at most the limit) for staff to download', async () => {
+      const id = await request();
+      const token = await reply(id, priced());
+      const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n% purchase order 4471\n'), Buffer.alloc(40_000, 0x41), Buffer.from('\n%%EOF\n')]);
+      const withFile = (body: unknown, file?: { bytes: Buffer; name: string; type?: string }, extra?: (f: FormData) => void) => {
+        const form = new FormData();
+        form.set('body', typeof body === 'string' ? body : JSON.stringify(body));
+        if (file) form.set('poDocument', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/pdf' }), file.name);
+        extra?.(form);
+        return fetch(`${svc.url}/api/quote-view/${token}/accept`, { method: 'POST', body: form }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      };
+
+      // Refused, each naming what: a PNG called .pdf (the type is read from the bytes), no JSON part, bad JSON, a
+      // second file field, and a bad field of the accept itself; none of them leaves a document or an order behind.
+      const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+      const notPdf = await withFile(accept(), { bytes: png, name: 'po.pdf' });
+      expect(notPdf.status).toBe(400);
+      expect(notPdf.body.issues[0]).toEqual({ path: 'poDocument', message: 'must be a PDF document ("po.pdf" is not one)' });
+      expect(notPdf.body.message).toContain('"po.pdf" is not a PDF document');
+      expect((await withFile(undefined as never, { bytes: pdf, name: 'po.pdf' }, (f) => f.delete('body'))).body.issues[0].path).toBe('body');
+      expect((await withFile('{"version":', { bytes: pdf, name: 'po.pdf' })).body.issues[0]).toEqual({ path: 'body', message: 'not valid JSON' });
+      const twoFiles = await withFile(accept(), { bytes: pdf, name: 'po.pdf' }, (f) => f.set('other', new Blob([new Uint8Array(pdf)]), 'x.pdf'));
+      expect(twoFiles.status).toBe(413);
+      expect(twoFiles.body.message).toMatch(/At most 1 file/);
+      const badField = await withFile(accept({ poNumber: '' }), { bytes: pdf, name: 'po.pdf' });
+      expect(badField.status).toBe(400);
+      expect(badField.body.issues[0].path).toBe('poNumber');
+      expect(await svc.store.getOrderByQuote(id)).toBeNull();
+      expect(await svc.documents.list('po/')).toEqual([]);
+
+      // Over the limit (the service's default, 10 MB): 413 naming it, read to the end (no reset).
+      const big = await withFile(accept(), { bytes: Buffer.concat([pdf, Buffer.alloc(10 * 1024 * 1024)]), name: 'huge.pdf' });
+      expect(big.status).toBe(413);
+      expect(big.body.message).toBe(`File "huge.pdf" is larger than 10 MB`);
+
+      const ok = await withFile(accept({ poNumber: 'PO-DOC-1' }), { bytes: pdf, name: 'C:\\Users\\ada\\PO 4471 (signed).pdf' });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+      expect(ok.body.order.poDocument).toEqual({ name: 'PO 4471 (signed).pdf', size: pdf.length });
+      expect(((await view(token)).body as QuoteView).order?.poDocument).toEqual({ name: 'PO 4471 (signed).pdf', size: pdf.length });
+      const order = await svc.store.getOrderByQuote(id);
+      expect(order?.poDocument).toMatchObject({ name: 'PO 4471 (signed).pdf', size: pdf.length });
+      expect(await svc.documents.list('po/')).toEqual([order!.poDocument!.key]);
+
+      // Staff: the order shows it, and its download is the buyer's bytes as sent.
+      const listed = await send('GET', `${svc.url}/api/admin/orders?q=PO-DOC-1`, undefined, await admin());
+      expect(listed.body.items[0].poDocument).toEqual({ name: 'PO 4471 (signed).pdf', size: pdf.length });
+      const file = await fetch(`${svc.url}/api/admin/orders/${order!.id}/po-document`, { headers: await admin() });
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('application/pdf');
+      expect(file.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent(`PO-${order!.number}-PO 4471 (signed).pdf`)}`);
+      expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
+      expect((await fetch(`${svc.url}/api/admin/orders/${order!.id}/po-document`)).status).toBe(401);
+      // The buyer's confirmation names it; an order without one says so on download.
+      const mail = (await svc.store.listMails(id)).find((m) => m.message.subject.includes(order!.number));
+      expect(mail?.message.text).toContain('PO 4471 (signed).pdf');
+      const other = await request();
+      const plain = await act(await reply(other, priced()), 'accept', accept());
+      expect(plain.status).toBe(201);
+      const none = await send('GET', `${svc.url}/api/admin/orders/${(await svc.store.getOrderByQuote(other))!.id}/po-document`, undefined, await admin());
+      expect(none.status).toBe(404);
+      expect(none.body.message).toMatch(/has no PO document/);
+    });
+
     it('declines with a reason: lost in the inbox, counted by reason, and nothing more can be answered', async () => {
       const id = await request();
       const token = await reply(id, priced());

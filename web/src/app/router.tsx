@@ -68,6 +68,8 @@ export const routes: RouteObject[] = [
       { path: 'contact', element: <ContactPage /> },
       { path: 'quote', element: <QuoteListPage /> },
       { path: 'quote/view/:token', element: <QuoteViewPage /> },
+      // A refused answer is the page again at its form's address (the POST's): the same page, the form filled in.
+      { path: 'quote/view/:token/:action', element: <QuoteViewPage /> },
       { path: 'privacy', element: <PrivacyRoute /> },
       { path: 'refund-policy', element: <RefundPolicyRoute /> },
       { path: 'shipping-policy', element: <ShippingPolicyRoute /> },

@@ -56,4 +56,17 @@ export const orderPaths: Paths = {
       },
     },
   },
+  '/api/admin/orders/{id}/po-document': {
+    get: {
+      tags,
+      operationId: 'getOrderPoDocument',
+      summary: "The buyer's purchase-order document (a PDF), as they attached it when accepting",
+      security: staffOrKey('quotes:read'),
+      parameters: orderId,
+      responses: {
+        200: { description: 'The PDF (attachment, no-store)', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        ...errors(...KEY_ERRORS, [404, 'No such order, or the buyer attached no document']),
+      },
+    },
+  },
 };

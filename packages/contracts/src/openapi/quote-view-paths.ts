@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { QuoteAcceptResponseSchema, QuoteAcceptSchema, QuoteChangesSchema, QuoteDeclineSchema, QuotePdfQuerySchema, QuoteViewSchema } from '../quote-view.ts';
-import { body, errors, json, open, parameters, type ErrorCode, type Paths } from './shared.ts';
+import { QUOTE_PO_DOCUMENT, QuoteAcceptResponseSchema, QuoteAcceptSchema, QuoteChangesSchema, QuoteDeclineSchema, QuotePdfQuerySchema, QuoteViewSchema } from '../quote-view.ts';
+import { binary, body, errors, json, multipart, open, parameters, schema, type ErrorCode, type Paths } from './shared.ts';
 
 const tags = ['Buyer quote page'];
 const token = parameters(
@@ -41,12 +41,30 @@ export const quoteViewPaths: Paths = {
       tags,
       operationId: 'acceptBuyerQuote',
       security: open,
-      summary: 'Accept the latest version with a PO number and delivery details: creates the order (once) and marks the request won',
+      summary: 'Accept the latest version with a PO number and delivery details (and the PO as a PDF, sent multipart): creates the order (once) and marks the request won',
       parameters: token,
-      requestBody: body(QuoteAcceptSchema),
+      requestBody: {
+        required: true,
+        content: {
+          ...body(QuoteAcceptSchema).content,
+          ...multipart(
+            {
+              [QUOTE_PO_DOCUMENT.bodyField]: { ...schema(QuoteAcceptSchema, 'input'), description: 'The same JSON as the application/json accept, as the text of this part' },
+              [QUOTE_PO_DOCUMENT.field]: binary(`The purchase order as a PDF (checked by its bytes), at most ${QUOTE_PO_DOCUMENT.maxMb} MB`),
+            },
+            [QUOTE_PO_DOCUMENT.bodyField],
+          ).content,
+        },
+      },
       responses: {
         201: json(QuoteAcceptResponseSchema, 'The order; the buyer and the seller are mailed'),
-        ...errors([400, 'Invalid body (each bad field named): a quantity above the quoted one or on an unpriced line, nothing ordered'], GONE, REFUSED, 413, LIMITED),
+        ...errors(
+          [400, 'Invalid body (each bad field named): a quantity above the quoted one or on an unpriced line, nothing ordered; a PO document that is not a PDF (`poDocument`)'],
+          GONE,
+          REFUSED,
+          [413, `The body is too large: the JSON over 16 kB, or the PO document over ${QUOTE_PO_DOCUMENT.maxMb} MB (the message says which)`],
+          LIMITED,
+        ),
       },
     },
   },

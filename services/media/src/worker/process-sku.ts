@@ -3,7 +3,7 @@ import type { ProcessSkuResult } from '../jobs.ts';
 import { PermanentJobError, type Catalog, type JobHandlers, type ObjectStore } from '../ports.ts';
 import { doneMarker, originalsPrefix, storedImageUrl, variantKey } from '../domain/keys.ts';
 import { parseOriginalKey } from '../domain/originals.ts';
-import { contentTypeOf } from '../domain/content-types.ts';
+import { contentTypeOf } from '@forgeline/object-store/content-types';
 import { makeVariants, type Variant } from '../images/variants.ts';
 import { NotAnImageError } from '../images/inspect.ts';
 

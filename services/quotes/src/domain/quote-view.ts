@@ -111,7 +111,16 @@ export function buyerQuoteView(r: InboxRecord, history: InboxEvent[], order: Ord
     canDecline: status === 'open' || status === 'changes_requested',
     canReopen: status === 'expired',
     history: buyerHistory(r, history),
-    order: order ? { number: order.number, quoteVersion: order.quoteVersion, poNumber: order.poNumber, status: order.status, createdAt: order.createdAt } : null,
+    order: order
+      ? {
+          number: order.number,
+          quoteVersion: order.quoteVersion,
+          poNumber: order.poNumber,
+          poDocument: order.poDocument && { name: order.poDocument.name, size: order.poDocument.size },
+          status: order.status,
+          createdAt: order.createdAt,
+        }
+      : null,
     declined: status === 'declined' ? lostReason : null,
   };
 }

@@ -125,7 +125,7 @@ const orderSearchText = (o: OrderRecord) =>
 
 function docToOrder(d: OrderDoc): OrderRecord {
   const { _id, pendingSince: _p, search: _s, unqueuedMails: _m, unrecordedEvents: _e, unqueuedWebhooks: _w, ...rest } = d;
-  return { ...rest, id: _id, shipment: rest.shipment ?? null, cancelReason: rest.cancelReason ?? null };
+  return { ...rest, id: _id, shipment: rest.shipment ?? null, cancelReason: rest.cancelReason ?? null, poDocument: rest.poDocument ?? null };
 }
 
 /** A pending order older than this belongs to an accept whose process died before finishing it. */
@@ -305,6 +305,7 @@ export class MongoQuoteStore implements QuoteStore {
         quoteVersion: Number,
         status: str,
         poNumber: str,
+        poDocument: { type: mongoose.Schema.Types.Mixed, default: null },
         delivery: mongoose.Schema.Types.Mixed,
         note: optStr,
         lines: [mongoose.Schema.Types.Mixed],

@@ -241,6 +241,7 @@ interface OrderRow {
   version: number;
   shipment: string | null;
   cancel_reason: string | null;
+  po_document: string | null;
 }
 
 const toOrder = (r: OrderRow): OrderRecord => ({
@@ -250,6 +251,7 @@ const toOrder = (r: OrderRow): OrderRecord => ({
   quoteVersion: r.quote_version,
   status: r.status,
   poNumber: r.po_number,
+  poDocument: r.po_document ? (JSON.parse(r.po_document) as OrderRecord['poDocument']) : null,
   delivery: JSON.parse(r.delivery) as OrderRecord['delivery'],
   note: r.note,
   lines: JSON.parse(r.lines) as OrderRecord['lines'],
@@ -428,6 +430,7 @@ export class SqliteQuoteStore implements QuoteStore {
     addColumn('orders', 'shipment');
     addColumn('orders', 'cancel_reason');
     addColumn('orders', 'search');
+    addColumn('orders', 'po_document');
     addColumn('inbox', 'valid_until');
     this.db.exec('CREATE INDEX IF NOT EXISTS inbox_expiring ON inbox (status, valid_until)');
     this.backfillInbox();
@@ -898,7 +901,7 @@ export class SqliteQuoteStore implements QuoteStore {
       )
       .run(o.id, o.number, o.quoteId, o.quoteVersion, o.status, o.poNumber, JSON.stringify(o.delivery), o.note, JSON.stringify(o.lines),
         o.customerName, o.customerEmail, o.createdAt, o.updatedAt, o.version);
-    this.db.prepare('UPDATE orders SET search = ? WHERE id = ?').run(orderSearchText(o), o.id);
+    this.db.prepare('UPDATE orders SET search = ?, po_document = ? WHERE id = ?').run(orderSearchText(o), o.poDocument ? JSON.stringify(o.poDocument) : null, o.id);
   }
 
   async listOrders(f: OrderFilter, offset: number, limit: number): Promise<OrderPage> {

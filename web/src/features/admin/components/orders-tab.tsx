@@ -185,6 +185,17 @@ function OrderDetail({ order: o }: { order: Order }) {
           <dt className="font-semibold text-steel">Contact</dt>
           <dd className="text-ink">{[o.delivery.contactName, o.delivery.contactPhone].filter(Boolean).join(', ')}</dd>
         </div>
+        {o.poDocument ? (
+          <div>
+            <dt className="font-semibold text-steel">PO document</dt>
+            <dd>
+              <a href={`/api/admin/orders/${encodeURIComponent(o.id)}/po-document`} download className="font-semibold text-ink underline underline-offset-2">
+                {o.poDocument.name}
+              </a>{' '}
+              <span className="text-steel">({Math.max(1, Math.round(o.poDocument.size / 1024)).toLocaleString('en')} kB, PDF)</span>
+            </dd>
+          </div>
+        ) : null}
         {o.shipment ? (
           <div>
             <dt className="font-semibold text-steel">Shipment</dt>

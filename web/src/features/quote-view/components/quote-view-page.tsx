@@ -1,4 +1,4 @@
-import { QUOTE_DECLINE_REASON_LABELS, QUOTE_DECLINE_REASONS, QUOTE_VIEW_LIMITS } from '@forgeline/contracts/quote-view-constants';
+import { QUOTE_DECLINE_REASON_LABELS, QUOTE_DECLINE_REASONS, QUOTE_PO_DOCUMENT, QUOTE_VIEW_LIMITS } from '@forgeline/contracts/quote-view-constants';
 import type { QuoteView, QuoteViewVersion } from '@forgeline/contracts/quote-view';
 import type { QuoteViewFormState } from '@forgeline/contracts/ssr';
 import { CheckCircle2, FileText, Link2Off } from 'lucide-react';
@@ -91,6 +91,7 @@ export default function QuoteViewPage() {
       {view.order ? (
         <p className="mt-6 rounded-md border border-zinc-200 bg-white p-4 text-ink">
           <strong>Order {view.order.number}</strong> · version {view.order.quoteVersion} accepted {date(view.order.createdAt)} · your PO {view.order.poNumber}
+          {view.order.poDocument ? ` (${view.order.poDocument.name} attached)` : ''}
         </p>
       ) : null}
       {view.status === 'expired' ? (
@@ -236,7 +237,22 @@ function useFormErrors(state: QuoteViewFormState | null, prefix: string) {
   return { errorOf, value, field, error };
 }
 
-function FormCard({ id, title, children, action, general }: { id: string; title: string; children: ReactNode; action: string; general: string | undefined }) {
+function FormCard({
+  id,
+  title,
+  children,
+  action,
+  general,
+  encType,
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+  action: string;
+  general: string | undefined;
+  /** multipart/form-data for a form that sends a file. */
+  encType?: string;
+}) {
   return (
     <section aria-labelledby={`${id}-heading`} className="rounded-lg border border-zinc-200 bg-white p-5">
       <h2 id={`${id}-heading`} className="font-display text-xl font-extrabold uppercase text-ink">
@@ -247,7 +263,7 @@ function FormCard({ id, title, children, action, general }: { id: string; title:
           {general}
         </p>
       ) : null}
-      <form method="post" action={action} className="mt-4 space-y-4">
+      <form method="post" action={action} encType={encType} className="mt-4 space-y-4">
         {children}
       </form>
     </section>
@@ -257,7 +273,7 @@ function FormCard({ id, title, children, action, general }: { id: string; title:
 function AcceptForm({ token, version: v, state }: { token: string; version: QuoteViewVersion; state: QuoteViewFormState | null }) {
   const { errorOf, value, field, error } = useFormErrors(state, 'accept');
   return (
-    <FormCard id="accept" title="Accept and order" action={quoteViewAction(token, 'accept')} general={errorOf('') ?? errorOf('version')}>
+    <FormCard id="accept" title="Accept and order" action={quoteViewAction(token, 'accept')} general={errorOf('') ?? errorOf('version')} encType="multipart/form-data">
       <input type="hidden" name="version" value={v.version} />
       <fieldset>
         <legend className="text-sm font-semibold text-ink">Quantities to order (0 leaves a part out)</legend>
@@ -319,6 +335,21 @@ function AcceptForm({ token, version: v, state }: { token: string; version: Quot
         <FieldLabel htmlFor="accept-note">Note for us (optional)</FieldLabel>
         <textarea {...field('note')} rows={2} maxLength={QUOTE_VIEW_LIMITS.message} defaultValue={value('note')} className={input} />
         {error('note')}
+      </div>
+      {/* Last in the form: the fields reach the server before the file, so a refused file still leaves them filled in. */}
+      <div>
+        <FieldLabel htmlFor="accept-poDocument">Your purchase order as a PDF (optional)</FieldLabel>
+        <input
+          {...field(QUOTE_PO_DOCUMENT.field)}
+          type="file"
+          accept={`${QUOTE_PO_DOCUMENT.type},.pdf`}
+          aria-describedby={errorOf(QUOTE_PO_DOCUMENT.field) ? `accept-${QUOTE_PO_DOCUMENT.field}-error` : 'accept-poDocument-hint'}
+          className="mt-1 block w-full text-sm text-ink file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-zinc-50 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-ink hover:file:bg-zinc-100"
+        />
+        <p id="accept-poDocument-hint" className="mt-1 text-sm text-steel">
+          A PDF of at most {QUOTE_PO_DOCUMENT.maxMb} MB.{state?.errors.length ? ' If you attached one, attach it again: a browser does not keep a chosen file.' : ''}
+        </p>
+        {error(QUOTE_PO_DOCUMENT.field)}
       </div>
       <button type="submit" className={buttonClass('primary', 'lg', 'w-full sm:w-auto')}>
         Accept version {v.version} and order

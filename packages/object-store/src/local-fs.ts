@@ -4,9 +4,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import type { ObjectStore, StoredObject } from '../../ports.ts';
-import { assertSafeKey, assertSafePrefix } from '../../domain/keys.ts';
-import { contentTypeOf } from '../../domain/content-types.ts';
+import type { ObjectStore, StoredObject } from './ports.ts';
+import { assertSafeKey, assertSafePrefix } from './safe-key.ts';
+import { contentTypeOf } from './content-types.ts';
 
 /**
  * The embedded object store: one file per key under `root` (DATA_DIR/media by default). Writes go to

@@ -1,8 +1,8 @@
 import { Client } from 'minio';
 import type { Readable } from 'node:stream';
-import type { ObjectStore, StoredObject } from '../../ports.ts';
-import { assertSafeKey, assertSafePrefix } from '../../domain/keys.ts';
-import { contentTypeOf } from '../../domain/content-types.ts';
+import type { ObjectStore, StoredObject } from './ports.ts';
+import { assertSafeKey, assertSafePrefix } from './safe-key.ts';
+import { contentTypeOf } from './content-types.ts';
 
 export interface MinioConfig {
   /** http(s)://host:port */

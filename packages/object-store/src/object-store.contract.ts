@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ObjectStore } from '../src/ports.ts';
+import type { ObjectStore } from './ports.ts';
 
 /** The ObjectStore contract, run once per adapter. */
 export function describeObjectStore(name: string, factory: () => Promise<{ store: ObjectStore; cleanup: () => Promise<void> }>) {

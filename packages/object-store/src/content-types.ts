@@ -10,6 +10,7 @@ const TYPES: Record<string, string> = {
   heic: 'image/heic',
   heif: 'image/heif',
   json: 'application/json',
+  pdf: 'application/pdf',
 };
 
 /** Content type by a key's extension; anything unknown is served as bytes, never sniffed. */

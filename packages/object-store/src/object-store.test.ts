@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, it } from 'vitest';
 import { startMinio } from '@forgeline/test-support/minio';
 import { tempDir } from '@forgeline/test-support/net';
-import { createLocalObjectStore } from '../src/adapters/local-fs/object-store.ts';
-import { createMinioObjectStore } from '../src/adapters/minio/object-store.ts';
+import { createLocalObjectStore } from './local-fs.ts';
+import { createMinioObjectStore } from './minio.ts';
 import { describeObjectStore } from './object-store.contract.ts';
 
 describeObjectStore('local folder', async () => {
@@ -14,7 +14,7 @@ describeObjectStore('local folder', async () => {
 // MinIO built from Go's module proxy (npm run test-servers), started on a free port.
 const minio = await startMinio();
 if ('skip' in minio) {
-  console.warn(`[media] MinIO object-store suite skipped: ${minio.skip}`);
+  console.warn(`[object-store] MinIO object-store suite skipped: ${minio.skip}`);
   describe.skip(`ObjectStore contract: minio (skipped: ${minio.skip})`, () => it('needs MinIO', () => {}));
 } else {
   let n = 0;
@@ -34,7 +34,7 @@ const docker = (() => {
   }
 })();
 if (docker) {
-  console.warn(`[media] MinIO testcontainers suite skipped: ${docker}`);
+  console.warn(`[object-store] MinIO testcontainers suite skipped: ${docker}`);
   describe.skip(`ObjectStore contract: minio container (skipped: ${docker})`, () => it('needs Docker', () => {}));
 } else {
   const { GenericContainer, Wait } = await import('testcontainers');
