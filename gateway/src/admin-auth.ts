@@ -156,7 +156,8 @@ export function createAdminAuth(opts: AdminAuthOptions): RequestHandler {
     const sink = opts.audit;
     if (!sink) return;
     const action = auditAction(req.method, path);
-    const worthRecording = actor.kind === 'api_key' || !isSafeMethod(req.method) || /\.csv$/.test(path);
+    // Writes, and reads that take buyers' data away whole: exports, a buyer's PO document.
+    const worthRecording = actor.kind === 'api_key' || !isSafeMethod(req.method) || /(\.csv|\/po-document)$/.test(path);
     if (!worthRecording) return;
     res.once('finish', () =>
       sink.record({

@@ -14,6 +14,7 @@ describe('auditAction', () => {
     expect(auditAction('PATCH', '/api/admin/orders/o1')).toBe('order.update');
     expect(auditAction('GET', '/api/admin/orders')).toBe('order.read');
     expect(auditAction('GET', '/api/admin/orders/export.csv')).toBe('order.export');
+    expect(auditAction('GET', '/api/admin/orders/o1/po-document')).toBe('order.po-document');
     expect(auditAction('POST', '/api/admin/webhooks')).toBe('webhook.add');
     expect(auditAction('DELETE', '/api/admin/webhooks/w1')).toBe('webhook.remove');
   });

@@ -25,6 +25,7 @@ export function auditAction(method: string, path: string): string {
     [/^\/api\/admin\/quotes\/[^/]+\/revoke-links$/, 'quote.revoke-links', 'quote.read'],
     [/^\/api\/admin\/quotes(\/.*)?$/, 'quote.update', 'quote.read'],
     [/^\/api\/admin\/orders\/export\.csv$/, 'order.export', 'order.export'],
+    [/^\/api\/admin\/orders\/[^/]+\/po-document$/, 'order.po-document', 'order.po-document'],
     [/^\/api\/admin\/webhooks(\/[^/]+)?$/, m === 'DELETE' ? 'webhook.remove' : 'webhook.add', 'webhook.list'],
     [/^\/api\/admin\/orders(\/[^/]+)?$/, 'order.update', 'order.read'],
     [/^\/api\/admin\/api-keys(\/[^/]+)?$/, m === 'DELETE' ? 'api-key.revoke' : 'api-key.create', 'api-key.list'],

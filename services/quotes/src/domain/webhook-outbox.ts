@@ -14,7 +14,7 @@ export interface WebhookOutboxOptions {
   pollMs: number;
   leaseMs: number;
   timeoutMs: number;
-  /** The tests' receivers listen on loopback: never set in production (WEBHOOK_ALLOW_PRIVATE is refused there). */
+  /** The tests' receivers listen on loopback: only their harness sets it; main.ts never does, and no variable can. */
   allowPrivate?: boolean;
   now?: () => Date;
 }
