@@ -144,6 +144,29 @@ try {
   // 50 quotes at once.
   const many = await Promise.all(list.slice(1, 51).map((t) => accept(t)));
   const numbers = new Set(many.filter((a) => a.status === 201).map((a) => a.number));
+  // Accepts with a 9 MB PO document: through the API (multipart), and through the quote page's form as a browser
+  // without JavaScript posts it (the gateway streams it to a temp file and passes it on). The gateway's memory after.
+  const po = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(9 * 1024 * 1024, 0x20), Buffer.from('\n%%EOF\n')]);
+  const gatewayPid = stack.processes().find((p) => p.name === 'gateway')?.pid;
+  const rssMb = () => (gatewayPid ? Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${gatewayPid}/status`, 'utf8'))?.[1] ?? 0) / 1024 : 0);
+  const rssBefore = rssMb();
+  const withPo = async (token: string, via: 'api' | 'form') => {
+    const form = new FormData();
+    if (via === 'api') form.set('body', acceptBody());
+    else for (const [k, v] of Object.entries({ version: '1', poNumber: 'PO-BENCH', company: 'Bench', address: 'Pit 1', contactName: 'Ana' })) form.set(k, v);
+    form.set('poDocument', new Blob([po], { type: 'application/pdf' }), 'po.pdf');
+    const url = via === 'api' ? `${stack.url}/api/quote-view/${token}/accept` : `${stack.url}/quote/view/${token}/accept`;
+    const t = performance.now();
+    const res = await fetch(url, { method: 'POST', body: form, redirect: 'manual' });
+    await res.arrayBuffer();
+    if (res.status !== (via === 'api' ? 201 : 303)) throw new Error(`accept with a PO document (${via}): ${res.status}`);
+    return performance.now() - t;
+  };
+  const poApi: number[] = [];
+  for (const token of list.slice(51, 61)) poApi.push(await withPo(token, 'api'));
+  const poForm: number[] = [];
+  for (const token of list.slice(61, 71)) poForm.push(await withPo(token, 'form'));
+  const rssAfter = rssMb();
   // Orders as the service has them: one per request, never two.
   const orders = (await (await fetch(`${quotesUrl}/api/admin/orders?limit=100`, { headers: await admin() })).json()) as { pagination: { total: number } };
 
@@ -155,10 +178,12 @@ try {
     summary('PDF of a 200-line quote over HTTP', pdf, `${fmt(pdfKb)} kB`),
     summary('50 tabs accept one quote at once', tabs.map((a) => a.ms), `${tabsCreated} order, ${tabsRefused} refused (409)`),
     summary('50 quotes accepted at once', many.map((a) => a.ms), `${many.filter((a) => a.status === 201).length} orders, ${numbers.size} distinct numbers`),
+    summary('accept with a 9 MB PO document, API (multipart)', poApi),
+    summary('accept with a 9 MB PO document, the page form (no JavaScript)', poForm, `gateway RSS ${fmt(rssBefore)} → ${fmt(rssAfter)} MB`),
   ].join('\n');
   process.stdout.write(`\nThe buyer's quote page, ${new Date().toISOString()}, ${os.cpus().length} cores, load ${machineLoad()}\n\n${table}\n\n`);
-  process.stdout.write(`Orders stored: ${orders.pagination.total} (expected 51: one per accepted quote)\n`);
-  const duplicates = tabsCreated !== 1 || numbers.size !== 50 || orders.pagination.total !== 51;
+  process.stdout.write(`Orders stored: ${orders.pagination.total} (expected 71: one per accepted quote)\n`);
+  const duplicates = tabsCreated !== 1 || numbers.size !== 50 || orders.pagination.total !== 71;
   if (duplicates) {
     process.stderr.write('quote-view bench: duplicate or missing orders\n');
     process.exitCode = 1;

@@ -624,6 +624,39 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
     throw new HttpError(409, 'The quote changed while you were answering. Reload the page and try again.', [{ path: 'version', message: 'changed meanwhile' }]);
   };
 
+  /**
+   * Changes asked, declined, asked again: both sides mailed, the answer and the status change in the history, the
+   * request moved to `to`; the page's data back.
+   */
+  const recordAnswer = async (
+    req: Request,
+    ctx: Awaited<ReturnType<typeof open>>,
+    version: number,
+    a: {
+      act: 'changes' | 'decline' | 'reopen';
+      to: InboxStatus;
+      what: string;
+      details: [string, string][];
+      text: string | null;
+      buyer: NonNullable<InboxEvent['buyer']>;
+      more?: (at: string) => Partial<InboxChange>;
+    },
+  ) => {
+    const at = new Date().toISOString();
+    const mails = buyerAnswerMails(ctx.r, { what: a.what, details: a.details }, ctx.r.version + 1, deps.mail, quoteViewUrl(s, ctx.token));
+    const out = await answer(req, ctx, version, a.act, {
+      status: a.to,
+      updatedAt: at,
+      mails,
+      ...a.more?.(at),
+      events: [
+        { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: a.text, reply: null, buyer: a.buyer },
+        { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: a.to, text: null, reply: null },
+      ],
+    });
+    return buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s);
+  };
+
   app.get(
     '/api/quote-view/:token',
     limit,
@@ -665,7 +698,8 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
     limit,
     route(async (req, res) => {
       privatePage(res);
-      await open(req);
+      // A document is read only for a link that opens (the JSON accept checks it once, below).
+      if (req.is('multipart/form-data')) await open(req);
       const received = await acceptBody(req);
       try {
         await accept(req, res, received);
@@ -796,29 +830,21 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
         ]);
       }
       const asked = v.lines.map((_, i) => ({ quantity: input.lines[i]?.quantity ?? null, targetPrice: input.lines[i]?.targetPrice ?? null }));
-      const at = new Date().toISOString();
       const wanted = asked.flatMap((a, i) => {
         const l = v.lines[i]!;
         const parts = [a.quantity !== null ? `quantity ${a.quantity}` : '', a.targetPrice !== null ? `target price ${a.targetPrice}${l.currency ? ` ${l.currency}` : ''}` : ''].filter(Boolean);
         return parts.length ? [`${l.productSku || l.productName}: ${parts.join(', ')}`] : [];
       });
-      const mails = buyerAnswerMails(
-        ctx.r,
-        { what: `Changes asked to quote version ${v.version}`, details: [['Message', input.message], ['Lines', wanted.join('\n')]] },
-        ctx.r.version + 1,
-        deps.mail,
-        quoteViewUrl(s, ctx.token),
+      res.json(
+        await recordAnswer(req, ctx, v.version, {
+          act: 'changes',
+          to: 'changes_requested',
+          what: `Changes asked to quote version ${v.version}`,
+          details: [['Message', input.message], ['Lines', wanted.join('\n')]],
+          text: input.message,
+          buyer: { action: 'changes', version: v.version, lines: asked },
+        }),
       );
-      const out = await answer(req, ctx, v.version, 'changes', {
-        status: 'changes_requested',
-        updatedAt: at,
-        mails,
-        events: [
-          { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: input.message, reply: null, buyer: { action: 'changes', version: v.version, lines: asked } },
-          { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'changes_requested', text: null, reply: null },
-        ],
-      });
-      res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));
     }),
   );
 
@@ -835,24 +861,16 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
         ]);
       }
       const v = ctx.view.versions.at(-1)!;
-      const at = new Date().toISOString();
-      const mails = buyerAnswerMails(
-        ctx.r,
-        { what: 'New quote asked (the last one expired)', details: [['Expired version', String(v.version)], ['Valid until', v.validUntil]] },
-        ctx.r.version + 1,
-        deps.mail,
-        quoteViewUrl(s, ctx.token),
+      res.json(
+        await recordAnswer(req, ctx, v.version, {
+          act: 'reopen',
+          to: 'in_progress',
+          what: 'New quote asked (the last one expired)',
+          details: [['Expired version', String(v.version)], ['Valid until', v.validUntil]],
+          text: null,
+          buyer: { action: 'reopen', version: v.version },
+        }),
       );
-      const out = await answer(req, ctx, v.version, 'reopen', {
-        status: 'in_progress',
-        updatedAt: at,
-        mails,
-        events: [
-          { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: null, reply: null, buyer: { action: 'reopen', version: v.version } },
-          { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'in_progress', text: null, reply: null },
-        ],
-      });
-      res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));
     }),
   );
 
@@ -864,33 +882,27 @@ function addQuoteViewRoutes(app: Express, deps: QuotesDeps) {
       const input = parseInput(QuoteDeclineSchema, req.body, 'body');
       const ctx = await open(req);
       const v = mayAnswer(ctx.view, ctx.view.latestVersion, 'decline');
-      const at = new Date().toISOString();
-      const mails = buyerAnswerMails(
-        ctx.r,
-        { what: `Quote declined: ${QUOTE_DECLINE_REASON_LABELS[input.reason]}`, details: [['Version', String(v.version)], ['Reason', QUOTE_DECLINE_REASON_LABELS[input.reason]], ['Text', input.text]] },
-        ctx.r.version + 1,
-        deps.mail,
-        quoteViewUrl(s, ctx.token),
+      const label = QUOTE_DECLINE_REASON_LABELS[input.reason];
+      res.json(
+        await recordAnswer(req, ctx, v.version, {
+          act: 'decline',
+          to: 'lost',
+          what: `Quote declined: ${label}`,
+          details: [['Version', String(v.version)], ['Reason', label], ['Text', input.text]],
+          text: input.text || null,
+          buyer: { action: 'decline', version: v.version, reason: input.reason },
+          more: (at) => ({
+            lostReason: input.reason,
+            webhooks: [webhookEmit('quote.declined', { quoteId: ctx.r.id, reference: ctx.view.reference, version: v.version, reason: input.reason, text: input.text }, at)],
+          }),
+        }),
       );
-      const out = await answer(req, ctx, v.version, 'decline', {
-        status: 'lost',
-        lostReason: input.reason,
-        updatedAt: at,
-        mails,
-        webhooks: [webhookEmit('quote.declined', { quoteId: ctx.r.id, reference: ctx.view.reference, version: v.version, reason: input.reason, text: input.text }, at)],
-        events: [
-          { at, actor: 'buyer', type: 'buyer', from: null, to: null, text: input.text || null, reply: null, buyer: { action: 'decline', version: v.version, reason: input.reason } },
-          { at, actor: 'buyer', type: 'status', from: ctx.r.status, to: 'lost', text: null, reply: null },
-        ],
-      });
-      res.json(buyerQuoteView(out, await store.inboxHistory(out.id), null, Date.now(), s));
     }),
   );
 }
 
 const ORDER_NOT_FOUND = (id: string) => `No order has the id "${id}".`;
 
-/** An order as the API gives it: with its totals per currency. */
 /** An order as the API shows it: totals added, the document's storage key kept inside. */
 const orderOut = (o: OrderRecord): Order => ({ ...o, poDocument: o.poDocument && { name: o.poDocument.name, size: o.poDocument.size }, totals: orderTotals(o.lines) });
 

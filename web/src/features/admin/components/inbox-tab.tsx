@@ -9,10 +9,11 @@ import {
 } from '@forgeline/contracts/quote-inbox';
 import { QUOTE_DECLINE_REASON_LABELS } from '@forgeline/contracts/quote-view-constants';
 import { productPath } from '@forgeline/contracts/slug';
-import { Download, Inbox as InboxIcon, MessageSquareReply, RefreshCw, TriangleAlert } from 'lucide-react';
+import { Inbox as InboxIcon, MessageSquareReply, TriangleAlert } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
+import { ListActions, ListPager } from './list-chrome.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
@@ -180,18 +181,7 @@ export default function InboxTab() {
           <p className="text-sm text-steel" aria-live="polite">
             {data ? `${formatCount(data.pagination.total)} request${data.pagination.total === 1 ? '' : 's'}` : ''}
           </p>
-          <div className="flex gap-2">
-            <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              <RefreshCw className="size-4" aria-hidden="true" /> Refresh
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => void exportCsv(filters).catch((err: unknown) => toast.error('Export failed', { description: err instanceof Error ? err.message : String(err) }))}
-            >
-              <Download className="size-4" aria-hidden="true" /> Export CSV
-            </Button>
-          </div>
+          <ListActions onRefresh={() => void list.refetch()} onExport={() => exportCsv(filters)} />
         </div>
       </section>
 
@@ -215,17 +205,7 @@ export default function InboxTab() {
                 </li>
               ))}
             </ul>
-            <nav aria-label="Inbox pages" className="mt-4 flex items-center justify-between gap-3">
-              <Button variant="outline" size="sm" disabled={filters.page <= 1} onClick={() => setFilters((f) => ({ ...f, page: f.page - 1 }))}>
-                Previous
-              </Button>
-              <span className="text-sm text-steel">
-                Page {filters.page} of {formatCount(totalPages)}
-              </span>
-              <Button variant="outline" size="sm" disabled={filters.page >= totalPages} onClick={() => setFilters((f) => ({ ...f, page: f.page + 1 }))}>
-                Next
-              </Button>
-            </nav>
+            <ListPager label="Inbox pages" page={filters.page} totalPages={totalPages} onPage={(page) => setFilters((f) => ({ ...f, page }))} />
           </div>
           {openId ? <InboxRequest key={openId} id={openId} staff={staff} onClose={() => setOpenId(null)} /> : null}
         </div>

@@ -1,8 +1,9 @@
 import { ORDER_LIMITS, ORDER_STATUSES, ORDER_STATUS_LABELS, ORDER_TRANSITIONS, type Order, type OrderStatus } from '@forgeline/contracts/orders';
-import { Download, PackageCheck, RefreshCw, TriangleAlert } from 'lucide-react';
+import { PackageCheck, TriangleAlert } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
+import { ListActions, ListPager } from './list-chrome.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
@@ -70,18 +71,7 @@ export default function OrdersTab() {
               className={`${formControlClass} w-full`}
             />
           </label>
-          <div className="flex gap-2">
-            <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              <RefreshCw className="size-4" aria-hidden="true" /> Refresh
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => void exportCsv(effective).catch((err: unknown) => toast.error('Export failed', { description: err instanceof Error ? err.message : String(err) }))}
-            >
-              <Download className="size-4" aria-hidden="true" /> Export CSV
-            </Button>
-          </div>
+          <ListActions onRefresh={() => void list.refetch()} onExport={() => exportCsv(effective)} />
         </div>
       </section>
 
@@ -118,17 +108,7 @@ export default function OrdersTab() {
                 </li>
               ))}
             </ul>
-            <nav aria-label="Order pages" className="mt-4 flex items-center justify-between gap-3">
-              <Button variant="outline" size="sm" disabled={effective.page <= 1} onClick={() => setFilters({ ...effective, page: effective.page - 1 })}>
-                Previous
-              </Button>
-              <span className="text-sm text-steel">
-                Page {effective.page} of {formatCount(totalPages)}
-              </span>
-              <Button variant="outline" size="sm" disabled={effective.page >= totalPages} onClick={() => setFilters({ ...effective, page: effective.page + 1 })}>
-                Next
-              </Button>
-            </nav>
+            <ListPager label="Order pages" page={effective.page} totalPages={totalPages} onPage={(page) => setFilters({ ...effective, page })} />
           </div>
           {open ? <OrderDetail key={`${open.id}-${open.version}`} order={open} /> : null}
         </div>
