@@ -151,16 +151,7 @@ export async function signIn(base: string, dataDir: string): Promise<string> {
     throw new Error(`send-otp answered ${answer.status} ${JSON.stringify(Object.fromEntries(answer.headers))}: ${JSON.stringify(text.slice(0, 500))}`);
   }
   const sent = JSON.parse(text) as { sessionId: string };
-  const mailDir = path.join(dataDir, 'mail');
-  let otp: string | undefined;
-  // Until the outbox has delivered it (the test's own timeout is the bound, not a count of tries).
-  while (!otp) {
-    for (const name of fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []) {
-      const mail = fs.readFileSync(path.join(mailDir, name), 'utf8');
-      if (mail.includes(`otp-${sent.sessionId}@`)) otp = /sign-in code is (\d{6})/.exec(mail)?.[1];
-    }
-    if (!otp) await new Promise((r) => setTimeout(r, 100));
-  }
+  const otp = await mailedCode(dataDir, sent.sessionId);
   const session = (await (await fetch(`${base}/api/admin/auth/verify-otp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -169,3 +160,29 @@ export async function signIn(base: string, dataDir: string): Promise<string> {
   return session.token;
 }
 
+
+/** The code auth mailed for one code request, from the dev mailbox, once the outbox has delivered it. */
+async function mailedCode(dataDir: string, sessionId: string): Promise<string> {
+  const mailDir = path.join(dataDir, 'mail');
+  // Until the outbox has delivered it (the test's own timeout is the bound, not a count of tries).
+  for (;;) {
+    for (const name of fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []) {
+      const mail = fs.readFileSync(path.join(mailDir, name), 'utf8');
+      const otp = mail.includes(`otp-${sessionId}@`) ? /sign-in code is (\d{6})/.exec(mail)?.[1] : undefined;
+      if (otp) return otp;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Signs a buyer in (issue 35) at `base` (the gateway or auth) with the mailed code; the session token of its cookie. */
+export async function signInBuyer(base: string, dataDir: string, email: string): Promise<string> {
+  const post = (p: string, body: unknown) => fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const sent = await post('/api/account/sign-in/code', { email });
+  if (sent.status !== 200) throw new Error(`buyer code: ${sent.status} ${await sent.text()}`);
+  const { sessionId } = (await sent.json()) as { sessionId: string };
+  const verified = await post('/api/account/sign-in/verify', { sessionId, otp: await mailedCode(dataDir, sessionId) });
+  const token = /fl_buyer=([^;]+)/.exec(verified.headers.get('set-cookie') ?? '')?.[1];
+  if (verified.status !== 200 || !token) throw new Error(`buyer verify: ${verified.status} ${await verified.text()}`);
+  return token;
+}

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, rawRequest, type RawAnswer } from '@forgeline/test-support/raw-http';
 import { concretePath, pathVariant } from '@forgeline/test-support/guarded-paths';
 import { DEFAULT_ADMIN_EMAIL, ensureWebBuilt, repoRoot, startStack, type Stack } from '../scripts/lib/stack.ts';
-import { signIn } from './harness.ts';
+import { signIn, signInBuyer } from './harness.ts';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 2000);
 /**
@@ -117,6 +117,11 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'POST', path: '/api/admin/auth/send-otp', body: 'json' },
   { method: 'POST', path: '/api/admin/auth/verify-otp', body: 'json' },
   { method: 'GET', path: '/api/admin/auth/session' },
+  // A buyer's account (issue 35).
+  { method: 'POST', path: '/api/account/sign-in/code', body: 'json' },
+  { method: 'POST', path: '/api/account/sign-in/verify', body: 'json' },
+  { method: 'GET', path: '/api/account/session' },
+  { method: 'POST', path: '/api/account/sign-out' },
   // Admin API (logout is left out: it would end the session the rest run with).
   { method: 'GET', path: '/api/admin/products' },
   { method: 'POST', path: '/api/admin/products', body: 'json' },
@@ -379,6 +384,7 @@ function build(r: HostileRequest): { bytes: Buffer; kind: string } {
 
 function kindOf(routePath: string): string {
   if (routePath.startsWith('/api/admin/auth')) return 'staff sign-in';
+  if (routePath.startsWith('/api/account')) return 'buyer account';
   if (routePath.startsWith('/api/admin')) return 'admin API';
   if (routePath.startsWith('/internal')) return 'internal (never routed)';
   if (routePath.startsWith('/api/')) return 'public API';
@@ -527,6 +533,23 @@ describe('admin and internal paths, however they are spelled', () => {
     );
     await expectAllUp();
   }, 600_000);
+
+  it("a buyer's session opens no staff route, as the staff cookie, a bearer token or its own cookie: 401 (404 for /internal)", async () => {
+    const buyer = await signInBuyer(stack.url, stack.dataDir, 'planner@quarry.example');
+    expect((await fetch(`${stack.url}/api/account/session`, { headers: { cookie: `fl_buyer=${buyer}` } })).status).toBe(200);
+    for (const r of guarded) {
+      const target = concretePath(r.path);
+      // Same-origin, so a cookie's write passes the cross-site check and reaches the session check.
+      const origin: [string, string] = ['Origin', `http://127.0.0.1:${gatewayPort}`];
+      for (const headers of [[['Cookie', `fl_admin=${buyer}`], origin], [['Authorization', `Bearer ${buyer}`]], [['Cookie', `fl_buyer=${buyer}`], origin]] as [string, string][][]) {
+        const bodyless = r.method === 'GET' || r.method === 'DELETE';
+        const head: [string, string][] = [['Host', `127.0.0.1:${gatewayPort}`], ...headers, ...(bodyless ? [] : ([['Content-Type', 'application/json']] as [string, string][]))];
+        const answer = await rawRequest(gatewayPort, httpRequest(r.method, target, head, bodyless ? '' : '{}'), { timeoutMs: HANG_MS });
+        expect(answer.status, `${r.method} ${target} with ${headers[0]![0]}: ${answer.text.slice(0, 300)}`).toBe(target.startsWith('/internal/') ? 404 : 401);
+      }
+    }
+    await expectAllUp();
+  });
 
   it('straight to each service: 401 or 404', async () => {
     const ports = Object.values(stack.serviceUrls).map((u) => Number(new URL(u).port));

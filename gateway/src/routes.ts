@@ -35,6 +35,8 @@ export const routeTable: RouteRule[] = [
   // The buyer's own quote page (its link is the key: no session), and its answers.
   { prefix: '/api/quote-view', service: 'quotes' },
   { prefix: '/api/admin/auth', service: 'auth' },
+  // A buyer's account (issue 35): sign-in by code into a buyer session (its own cookie; no staff route takes it).
+  { prefix: '/api/account', service: 'auth' },
   { prefix: '/api/admin/quotes', service: 'quotes', admin: true, keyScope: 'quotes' },
   // Orders the buyers' accepts made (issue 34): the quotes service keeps them with their requests.
   { prefix: '/api/admin/orders', service: 'quotes', admin: true, keyScope: 'quotes' },

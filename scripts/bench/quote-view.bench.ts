@@ -153,7 +153,10 @@ try {
   const withPo = async (token: string, via: 'api' | 'form') => {
     const form = new FormData();
     if (via === 'api') form.set('body', acceptBody());
-    else for (const [k, v] of Object.entries({ version: '1', poNumber: 'PO-BENCH', company: 'Bench', address: 'Pit 1', contactName: 'Ana' })) form.set(k, v);
+    else {
+      for (const [k, v] of Object.entries({ version: '1', poNumber: 'PO-BENCH', company: 'Bench', address: 'Pit 1', contactName: 'Ana' })) form.set(k, v);
+      for (let i = 0; i < 10; i++) form.set(`qty-${i}`, '1'); // one of each of the 10 quoted lines, as the form's fields
+    }
     form.set('poDocument', new Blob([po], { type: 'application/pdf' }), 'po.pdf');
     const url = via === 'api' ? `${stack.url}/api/quote-view/${token}/accept` : `${stack.url}/quote/view/${token}/accept`;
     const t = performance.now();

@@ -3,7 +3,7 @@
  * cycle, and a clean page (DOM, storage) after every test.
  */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './msw-server.ts';
@@ -30,6 +30,10 @@ class BrowserFormData extends NodeFormData {
   }
 }
 Object.assign(globalThis, { FormData: BrowserFormData, File: NodeFile, Blob: NodeBlob });
+
+// findBy… and waitFor wait for the page to get there, not for a deadline: their default second was a clock the test
+// raced (a lazy screen's first render under a CI machine's load took longer once). Ten seconds only bounds a hang.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-/** Spec section 9: the one-time code has 6 characters (digits). */
-export const OTP_LENGTH = 6;
+import { OTP_LENGTH } from './otp-length.ts';
+
+export { OTP_LENGTH };
 
 /** The gateway passes the signed-in admin's address to the services behind /api/admin/* in this header. */
 export const ADMIN_EMAIL_HEADER = 'x-admin-email';

@@ -1,3 +1,4 @@
+import { accountPaths } from './openapi/account-paths.ts';
 import { cataloguePaths } from './openapi/catalogue-paths.ts';
 import { imagePaths } from './openapi/image-paths.ts';
 import { inboxPaths } from './openapi/inbox-paths.ts';
@@ -25,6 +26,7 @@ const TAGS = [
   { name: 'Orders', description: "The buyers' accepted quotes, fulfilled by staff: list, export, ship, deliver, cancel" },
   { name: 'Webhooks', description: "The seller's ERP told of replies, accepts, declines and order changes: signed, retried (signed-in staff only)" },
   { name: 'Buyer quote page', description: "Public, by the link in a quote reply: the buyer's quote, accept (an order), ask for changes, decline" },
+  { name: 'Buyer account', description: "A buyer's sign-in by e-mailed code, into a session of its own (no staff route takes it)" },
   { name: 'Staff sign-in', description: 'The e-mailed-code sign-in (open), the session, and sign-in locks' },
   { name: 'API keys & audit', description: 'Keys for the seller\'s own systems, and the log of staff actions (signed-in staff only)' },
   { name: 'API description', description: 'This document' },
@@ -84,6 +86,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
       schemas: ERROR_COMPONENT,
       securitySchemes: SECURITY_SCHEMES,
     },
-    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...staffPaths, ...documentPaths },
+    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...accountPaths, ...staffPaths, ...documentPaths },
   };
 }

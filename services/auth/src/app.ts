@@ -29,7 +29,16 @@ import {
 } from '@forgeline/contracts/admin-access';
 import { actorOf } from '@forgeline/service-kit/gateway-assertion';
 import type { AuditRecord, AuthStore } from './ports.ts';
-import { SignInLocked, createSignIn } from './sign-in.ts';
+import { SignInLocked, createSignIn, type SignIn } from './sign-in.ts';
+import {
+  BuyerCodeRequestSchema,
+  BuyerVerifyRequestSchema,
+  buyerCookieName,
+  type BuyerCodeResponse,
+  type BuyerSession,
+  type BuyerSignOutResponse,
+  type BuyerVerifyResponse,
+} from '@forgeline/contracts/account';
 import { createSignInLocks } from './sign-in-locks.ts';
 import { sealedOutbox } from './sealed-outbox.ts';
 import { mailSealKey } from './domain/mail-seal.ts';
@@ -71,6 +80,11 @@ export interface AuthDeps {
   sessionIdleMs: number;
   /** The site is served over HTTPS: the session cookie is `Secure` and takes the `__Host-` prefix. */
   secureCookies: boolean;
+  /** Buyers' sessions (their accounts): lifetime and idle timeout; 30 and 14 days by default. */
+  buyerSessionTtlMs?: number;
+  buyerSessionIdleMs?: number;
+  /** The site's address: the link in a buyer's code mail. */
+  publicUrl?: string;
   /** How long audit entries are kept. */
   auditRetentionMs: number;
   rateLimits?: RateLimits;
@@ -114,30 +128,7 @@ export function createApp(
     });
 
   const common = { store, now, logger, windowMs: limits.windowMs };
-  const sendPerClient = limiter({
-    ...common,
-    name: 'send-client',
-    limit: limits.sendPerClient,
-    key: clientKey,
-    message: 'Too many code requests from this network; try again later',
-  });
-  const sendPerEmail = limiter({
-    ...common,
-    name: 'send-email',
-    limit: limits.sendPerEmail,
-    key: (req) => {
-      const parsed = SendOtpRequestSchema.safeParse(req.body);
-      return parsed.success ? parsed.data.email : undefined;
-    },
-    message: 'Too many code requests for this address; try again later',
-  });
-  const verifyPerClient = limiter({
-    ...common,
-    name: 'verify-client',
-    limit: limits.verifyPerClient,
-    key: clientKey,
-    message: 'Too many sign-in attempts from this network; try again later',
-  });
+  const { sendPerClient, sendPerEmail, verifyPerClient } = signInLimiters(common, limits, '');
 
   /** The session token: `Authorization: Bearer` (scripts, API clients) or the session cookie (the admin panel). */
   const sessionToken = (req: Request) => bearerToken(req.header('authorization')) ?? readCookie(req.header('cookie'), cookieName);
@@ -214,6 +205,8 @@ export function createApp(
       res.json(session satisfies CurrentSessionResponse);
     }),
   );
+
+  addBuyerRoutes(app, { signIn, limits, common, secureCookies: deps.secureCookies, now });
 
   app.get(
     '/api/admin/api-keys',
@@ -298,4 +291,92 @@ export function createApp(
 
   finishApp(app, logger);
   return Object.assign(app, { signIn, signInLocks, auditLog, outbox });
+}
+
+/**
+ * A buyer's sign-in (issue 35): the staff sign-in's rules (single-use codes, expiry, attempt and send limits, the
+ * address's backoff, the same answer for every address) with limits of their own, into a session of the buyer
+ * audience in its own cookie. Nothing of staff's accepts it (sign-in.ts checks the audience), nor it staff's.
+ */
+function addBuyerRoutes(
+  app: Express,
+  o: { signIn: SignIn; limits: RateLimits; common: Omit<Parameters<typeof limiter>[0], 'name' | 'limit' | 'key' | 'message'>; secureCookies: boolean; now: () => number },
+) {
+  const { signIn, limits, common } = o;
+  const cookieName = buyerCookieName(o.secureCookies);
+  // Lax: the link in the code mail, and links from other sites, arrive signed in (no buyer route changes anything on a GET).
+  const cookieOptions = { httpOnly: true, secure: o.secureCookies, sameSite: 'lax', path: '/' } as const;
+  const { sendPerClient, sendPerEmail, verifyPerClient } = signInLimiters(common, limits, 'buyer-');
+  const token = (req: Request) => readCookie(req.header('cookie'), cookieName);
+  const privateAnswer = (res: Response) => res.setHeader('cache-control', 'no-store');
+
+  app.post(
+    '/api/account/sign-in/code',
+    sendPerClient,
+    sendPerEmail,
+    route(async (req, res) => {
+      const { email } = parseInput(BuyerCodeRequestSchema, req.body, 'body');
+      privateAnswer(res);
+      res.json({ success: true, sessionId: await signIn.sendOtp(email, 'buyer') } satisfies BuyerCodeResponse);
+    }),
+  );
+
+  app.post(
+    '/api/account/sign-in/verify',
+    verifyPerClient,
+    route(async (req, res) => {
+      const { sessionId, otp } = parseInput(BuyerVerifyRequestSchema, req.body, 'body');
+      privateAnswer(res);
+      try {
+        const session = await signIn.verifyOtp(sessionId, otp, 'buyer');
+        res.cookie(cookieName, session.token, { ...cookieOptions, maxAge: Math.max(0, Date.parse(session.expiresAt) - o.now()) });
+        res.json({ success: true, email: session.email, expiresAt: session.expiresAt } satisfies BuyerVerifyResponse);
+      } catch (err) {
+        if (err instanceof SignInLocked) res.setHeader('retry-after', String(err.retryAfterSeconds));
+        throw err;
+      }
+    }),
+  );
+
+  app.get(
+    '/api/account/session',
+    route(async (req, res) => {
+      privateAnswer(res);
+      const t = token(req);
+      if (!t) throw new HttpError(401, 'Not signed in');
+      res.json((await signIn.verifySession(t, 'buyer')) satisfies BuyerSession);
+    }),
+  );
+
+  app.post(
+    '/api/account/sign-out',
+    route(async (req, res) => {
+      const t = token(req);
+      if (t) await signIn.logout(t, 'buyer');
+      res.clearCookie(cookieName, cookieOptions);
+      res.json({ success: true } satisfies BuyerSignOutResponse);
+    }),
+  );
+}
+
+/**
+ * A sign-in's three limits: code requests per network and per address, code checks per network. Staff's counters
+ * are named as they always were (`prefix` ''); a buyer's count apart ('buyer-').
+ */
+function signInLimiters(common: Omit<Parameters<typeof limiter>[0], 'name' | 'limit' | 'key' | 'message'>, limits: RateLimits, prefix: '' | 'buyer-') {
+  return {
+    sendPerClient: limiter({ ...common, name: `${prefix}send-client`, limit: limits.sendPerClient, key: clientKey, message: 'Too many code requests from this network; try again later' }),
+    sendPerEmail: limiter({
+      ...common,
+      name: `${prefix}send-email`,
+      limit: limits.sendPerEmail,
+      // The same address field for both (BuyerCodeRequestSchema is SendOtpRequestSchema's shape).
+      key: (req) => {
+        const parsed = SendOtpRequestSchema.safeParse(req.body);
+        return parsed.success ? parsed.data.email : undefined;
+      },
+      message: 'Too many code requests for this address; try again later',
+    }),
+    verifyPerClient: limiter({ ...common, name: `${prefix}verify-client`, limit: limits.verifyPerClient, key: clientKey, message: 'Too many sign-in attempts from this network; try again later' }),
+  };
 }

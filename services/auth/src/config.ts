@@ -26,6 +26,9 @@ export const AuthConfigSchema = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   /** A session unused this long ends (the admin signs in again). */
   SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60 * 30).default(60),
+  /** A buyer's session (their account): its lifetime, and how long unused before they sign in again. */
+  BUYER_SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
+  BUYER_SESSION_IDLE_DAYS: z.coerce.number().positive().max(365).default(14),
   /** The site's address, as the gateway has it: over https the session cookie is Secure and `__Host-` prefixed. */
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   /** How long the audit log keeps an entry. */

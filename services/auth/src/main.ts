@@ -49,6 +49,9 @@ runMain('auth', async () => {
     otpSecret: config.OTP_SECRET ?? randomBytes(32).toString('hex'),
     sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
     sessionIdleMs: config.SESSION_IDLE_MINUTES * 60_000,
+    buyerSessionTtlMs: config.BUYER_SESSION_TTL_DAYS * 86_400_000,
+    buyerSessionIdleMs: config.BUYER_SESSION_IDLE_DAYS * 86_400_000,
+    publicUrl: config.PUBLIC_URL,
     secureCookies: config.PUBLIC_URL.startsWith('https:'),
     auditRetentionMs: config.AUDIT_RETENTION_DAYS * 86_400_000,
     rateLimits: {

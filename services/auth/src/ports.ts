@@ -3,9 +3,17 @@ import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
 /** Times are epoch milliseconds throughout. */
 
 /** One code request. `codeHash` is null for an address that is not an admin's (a decoy that never verifies). */
+/**
+ * Who a code or session is for: staff (the admin panel, ADMIN_EMAILS only) or a buyer (their account, any address).
+ * Never interchangeable: a buyer's code or session is refused wherever a staff one is asked for, and the reverse.
+ * Absent in records from before buyers could sign in: staff.
+ */
+export type Audience = 'staff' | 'buyer';
+
 export interface OtpRecord {
   id: string;
   email: string;
+  audience?: Audience;
   codeHash: string | null;
   expiresAt: number;
   /** Verify attempts counted so far, right or wrong. */
@@ -42,6 +50,7 @@ export interface ClaimedSealedMail {
 export interface SessionRecord {
   tokenHash: string;
   email: string;
+  audience?: Audience;
   expiresAt: number;
   revokedAt: number | null;
   createdAt: number;

@@ -4,7 +4,7 @@ import { HttpError } from '@forgeline/service-kit/errors';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { Outbox } from '@forgeline/mailer/outbox';
 import type { AdminSession, VerifySessionResponse } from '@forgeline/contracts/auth';
-import type { AuthStore } from './ports.ts';
+import type { Audience, AuthStore } from './ports.ts';
 import { MAX_OTP_ATTEMPTS, OTP_TTL_MS, generateOtp, hashOtp, otpMatches, otpRefusal, refusalMessage } from './domain/otp.ts';
 import { giveBack, isLocked, takeAttempt, type SignInLockPolicy, type SignInLockRecord } from './domain/sign-in-lock.ts';
 import { mailSealKey, sealMail } from './domain/mail-seal.ts';
@@ -20,6 +20,11 @@ export interface SignInDeps {
   sessionTtlMs: number;
   /** A session unused this long ends (its absolute lifetime is sessionTtlMs). */
   sessionIdleMs: number;
+  /** A buyer's session: longer, as a shop's is (BUYER_SESSION_TTL_DAYS, BUYER_SESSION_IDLE_DAYS). */
+  buyerSessionTtlMs?: number;
+  buyerSessionIdleMs?: number;
+  /** The site's address, for the one-click link in a buyer's code mail. */
+  publicUrl?: string;
   /** The account-level backoff (domain/sign-in-lock.ts). */
   signInLock: SignInLockPolicy;
   now: () => number;
@@ -49,6 +54,22 @@ export function createSignIn(deps: SignInDeps) {
   const { store, logger, now } = deps;
   const admins = new Set(deps.adminEmails);
   const sealKey = mailSealKey(deps.otpSecret);
+  const ttlMs = (a: Audience) => (a === 'buyer' ? (deps.buyerSessionTtlMs ?? 30 * 86_400_000) : deps.sessionTtlMs);
+  const idleMs = (a: Audience) => (a === 'buyer' ? (deps.buyerSessionIdleMs ?? 14 * 86_400_000) : deps.sessionIdleMs);
+  /** A buyer's wrong codes count apart from the same address's staff ones: a buyer's guesses never lock staff out. */
+  const lockKey = (email: string, a: Audience) => (a === 'buyer' ? `buyer:${email}` : email);
+
+  /** A buyer's code: the code, and a link that fills it in (in the fragment, which no server or log sees). */
+  function buyerCodeMail(email: string, otpId: string, code: string): MailMessage {
+    const minutes = OTP_TTL_MS / 60_000;
+    const link = `${(deps.publicUrl ?? 'http://localhost:8080').replace(/\/$/, '')}/account/sign-in#code=${encodeURIComponent(otpId)}.${code}`;
+    const text =
+      `Your Forgeline Parts sign-in code is ${code}\n\n` +
+      `Or sign in with this link: ${link}\n\n` +
+      `The code and the link work once, for ${minutes} minutes.\n` +
+      `If you did not ask for it, ignore this message: no account is made without the code.\n`;
+    return { to: email, subject: 'Your Forgeline Parts sign-in code', text, messageId: `<otp-${otpId}@forgeline.parts>` };
+  }
 
   function codeMail(email: string, otpId: string, code: string): MailMessage {
     const minutes = OTP_TTL_MS / 60_000;
@@ -77,27 +98,30 @@ export function createSignIn(deps: SignInDeps) {
      * so the answer takes as long either way and does not wait for (or depend on) the mail server: while it is
      * out, the mail waits and is retried until it goes or the code expires.
      */
-    async sendOtp(email: string): Promise<string> {
+    async sendOtp(email: string, audience: Audience = 'staff'): Promise<string> {
       const id = randomUUID();
       const t = now();
       const isAdmin = admins.has(email);
+      // Every address may sign in as a buyer (that is how an account starts); only ADMIN_EMAILS as staff.
+      const entitled = audience === 'buyer' || isAdmin;
       // Asked for every address, so an admin's request does the same work as anyone's.
-      const lock = await store.getSignInLock(email);
+      const lock = await store.getSignInLock(lockKey(email, audience));
       const locked = isLocked(lock, t);
       // A locked address gets no code (it could not be used while the lock lasts), but its admin one notice.
-      const code = isAdmin && !locked ? generateOtp() : null;
+      const code = entitled && !locked ? generateOtp() : null;
       const expiresAt = t + OTP_TTL_MS;
+      const mail = code && (audience === 'buyer' ? buyerCodeMail(email, id, code) : codeMail(email, id, code));
       await store.createOtp(
-        { id, email, codeHash: code ? hashOtp(deps.otpSecret, id, code) : null, expiresAt, attempts: 0, consumedAt: null, createdAt: t },
-        code ? { id, refId: id, sealed: sealMail(sealKey, id, codeMail(email, id, code)), expiresAt, createdAt: t } : undefined,
+        { id, email, audience, codeHash: code ? hashOtp(deps.otpSecret, id, code) : null, expiresAt, attempts: 0, consumedAt: null, createdAt: t },
+        mail ? { id, refId: id, sealed: sealMail(sealKey, id, mail), expiresAt, createdAt: t } : undefined,
       );
       let notice = false;
-      if (isAdmin && locked) {
+      if (isAdmin && locked && audience === 'staff') {
         const noticeId = `lock-${createHash('sha256').update(email).digest('hex').slice(0, 24)}-${lock.lockedAt ?? t}`;
         const mail = { id: noticeId, refId: id, sealed: sealMail(sealKey, noticeId, lockNotice(lock, noticeId)), expiresAt: lock.lockedUntil, createdAt: t };
         notice = await store.enqueueMail(mail);
       }
-      logger.info({ otpId: id, isAdmin, locked }, 'sign-in code requested');
+      logger.info({ otpId: id, audience, isAdmin, locked }, 'sign-in code requested');
       if (code || notice) deps.outbox.kick();
       return id;
     },
@@ -107,17 +131,20 @@ export function createSignIn(deps: SignInDeps) {
      * a locked address's: 429 (SignInLocked), its code not checked. Each attempt takes its place in the address's
      * count before its code is checked and gives it back when the code was right (domain/sign-in-lock.ts).
      */
-    async verifyOtp(otpId: string, code: string): Promise<AdminSession> {
+    async verifyOtp(otpId: string, code: string, audience: Audience = 'staff'): Promise<AdminSession> {
       const t = now();
-      const before = await store.getOtp(otpId);
+      const found = await store.getOtp(otpId);
+      // A code asked for the other side is no code here: the same answer as an unknown one.
+      const before = found && (found.audience ?? 'staff') === audience ? found : null;
       const refused = otpRefusal(before, t);
       if (refused) {
         logger.warn({ otpId, reason: refused }, 'sign-in code refused');
         throw new HttpError(401, refusalMessage[refused]);
       }
       const email = before!.email;
+      const lockEmail = lockKey(email, audience);
       const attemptId = randomUUID();
-      const attempt = await store.changeSignInLock(email, (stored) => takeAttempt(stored, email, attemptId, t, deps.signInLock));
+      const attempt = await store.changeSignInLock(lockEmail, (stored) => takeAttempt(stored, lockEmail, attemptId, t, deps.signInLock));
       if (!attempt.allowed) {
         logger.warn({ otpId, lockedUntil: new Date(attempt.lock.lockedUntil).toISOString() }, 'sign-in refused: address locked');
         throw new SignInLocked(attempt.lock, false, t);
@@ -144,7 +171,7 @@ export function createSignIn(deps: SignInDeps) {
         verdict = 'right';
       } finally {
         if (verdict !== 'wrong') {
-          await store.changeSignInLock(email, (stored) => giveBack(stored, attemptId, t)).catch((err: unknown) => {
+          await store.changeSignInLock(lockEmail, (stored) => giveBack(stored, attemptId, t)).catch((err: unknown) => {
             logger.error({ err, otpId }, 'sign-in attempt could not be given back: it stays counted as a failure');
           });
         }
@@ -154,9 +181,9 @@ export function createSignIn(deps: SignInDeps) {
         throw new HttpError(401, refusalMessage.used);
       }
       const token = newSessionToken();
-      const expiresAt = t + deps.sessionTtlMs;
-      await store.createSession({ tokenHash: hashSessionToken(token), email: counted.email, expiresAt, revokedAt: null, createdAt: t, lastSeenAt: t });
-      logger.info({ otpId, expiresAt: new Date(expiresAt).toISOString() }, 'admin signed in');
+      const expiresAt = t + ttlMs(audience);
+      await store.createSession({ tokenHash: hashSessionToken(token), email: counted.email, audience, expiresAt, revokedAt: null, createdAt: t, lastSeenAt: t });
+      logger.info({ otpId, audience, expiresAt: new Date(expiresAt).toISOString() }, audience === 'buyer' ? 'buyer signed in' : 'admin signed in');
       return { token, email: counted.email, expiresAt: new Date(expiresAt).toISOString() };
     },
 
@@ -164,23 +191,27 @@ export function createSignIn(deps: SignInDeps) {
     isAdmin: (email: string) => admins.has(email),
 
     /** The gateway's question: is this bearer token a live session? */
-    async verifySession(token: string): Promise<VerifySessionResponse> {
+    async verifySession(token: string, audience: Audience = 'staff'): Promise<VerifySessionResponse> {
       const t = now();
       const tokenHash = hashSessionToken(token);
-      const record = await store.findSession(tokenHash);
-      const refused = sessionRefusal(record, t, deps.sessionIdleMs);
+      const found = await store.findSession(tokenHash);
+      // A buyer's session opens nothing of staff's, and the reverse: the same answer as an unknown token.
+      const record = found && (found.audience ?? 'staff') === audience ? found : null;
+      const refused = sessionRefusal(record, t, idleMs(audience));
       if (refused) throw new HttpError(401, sessionRefusalMessage[refused]);
       // Each call moves the idle timeout on; one write a minute is precise enough for a timeout counted in minutes.
-      if (t - record!.lastSeenAt >= Math.min(60_000, deps.sessionIdleMs / 10)) await store.touchSession(tokenHash, t);
+      if (t - record!.lastSeenAt >= Math.min(60_000, idleMs(audience) / 10)) await store.touchSession(tokenHash, t);
       return { email: record!.email, expiresAt: new Date(record!.expiresAt).toISOString() };
     },
 
     /** Revokes the session at once; idempotent. */
-    async logout(token: string): Promise<string | null> {
+    async logout(token: string, audience: Audience = 'staff'): Promise<string | null> {
       const tokenHash = hashSessionToken(token);
+      const found = await store.findSession(tokenHash);
+      if (!found || (found.audience ?? 'staff') !== audience) return null;
       const revoked = await store.revokeSession(tokenHash, now());
-      logger.info({ revoked }, 'admin logout');
-      return revoked ? ((await store.findSession(tokenHash))?.email ?? null) : null;
+      logger.info({ revoked, audience }, audience === 'buyer' ? 'buyer signed out' : 'admin logout');
+      return revoked ? found.email : null;
     },
 
     /** Resolves when every code mail due now has been tried (tests). */

@@ -13,6 +13,7 @@ const otp = (over: Partial<OtpRecord> = {}): OtpRecord => ({
   attempts: 0,
   consumedAt: null,
   createdAt: T0,
+  audience: 'staff',
   ...over,
 });
 const mailFor = (r: OtpRecord, over: Partial<OutboxMailRecord> = {}): OutboxMailRecord => ({
@@ -31,6 +32,7 @@ const session = (over: Partial<SessionRecord> = {}): SessionRecord => ({
   revokedAt: null,
   createdAt: T0,
   lastSeenAt: T0,
+  audience: 'staff',
   ...over,
 });
 const apiKey = (over: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
@@ -85,6 +87,18 @@ export function describeAuthStore(
       await store.createOtp(r);
       expect(await store.getOtp(r.id)).toEqual(r);
       expect(await store.getOtp(randomUUID())).toBeNull();
+    });
+
+    it("keeps whom a code and a session are for (a buyer's, staff's), and reads an older record without it as staff's", async () => {
+      const code = otp({ audience: 'buyer', email: 'planner@quarry.example' });
+      await store.createOtp(code);
+      expect(await store.getOtp(code.id)).toEqual(code);
+      const s = session({ audience: 'buyer', email: 'planner@quarry.example' });
+      await store.createSession(s);
+      expect(await store.findSession(s.tokenHash)).toEqual(s);
+      const { audience: _a, ...older } = otp();
+      await store.createOtp(older);
+      expect((await store.getOtp(older.id))?.audience).toBe('staff');
     });
 
     it('counts attempts up to the maximum and then refuses to count more', async () => {

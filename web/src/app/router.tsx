@@ -39,6 +39,7 @@ const FaqPage = lazyRoute(() => import('../features/static-pages/components/faq-
 const ContactPage = lazyRoute(() => import('../features/contact/components/contact-page.tsx'));
 const QuoteListPage = lazyRoute(() => import('../features/quote-list/components/quote-list-page.tsx'));
 const QuoteViewPage = lazyRoute(() => import('../features/quote-view/components/quote-view-page.tsx'));
+const AccountPage = lazyRoute(() => import('../features/account/components/account-page.tsx'));
 const policyRoute = (name: 'PrivacyRoute' | 'RefundPolicyRoute' | 'ShippingPolicyRoute' | 'DisclaimerRoute') =>
   lazyRoute(() => import('./routes/policy-routes.tsx').then((m) => ({ default: m[name] })));
 const PrivacyRoute = policyRoute('PrivacyRoute');
@@ -70,6 +71,9 @@ export const routes: RouteObject[] = [
       { path: 'quote/view/:token', element: <QuoteViewPage /> },
       // A refused answer is the page again at its form's address (the POST's): the same page, the form filled in.
       { path: 'quote/view/:token/:action', element: <QuoteViewPage /> },
+      // A buyer's account (issue 35): sign-in by a mailed code; /account/sign-in is where the mail's link lands.
+      { path: 'account', element: <AccountPage /> },
+      { path: 'account/sign-in', element: <AccountPage /> },
       { path: 'privacy', element: <PrivacyRoute /> },
       { path: 'refund-policy', element: <RefundPolicyRoute /> },
       { path: 'shipping-policy', element: <ShippingPolicyRoute /> },

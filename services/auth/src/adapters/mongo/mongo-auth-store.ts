@@ -10,6 +10,8 @@ const otpSchema = new Schema(
     attempts: { type: Number, required: true, default: 0 },
     consumedAt: { type: Number, default: null },
     createdAt: { type: Number, required: true },
+    // Whom the code is for (absent in codes from before buyers could sign in: staff).
+    audience: { type: String, default: 'staff' },
   },
   { versionKey: false, collection: 'auth_otp_requests' },
 );
@@ -73,6 +75,7 @@ const sessionSchema = new Schema(
     revokedAt: { type: Number, default: null, index: true },
     createdAt: { type: Number, required: true },
     lastSeenAt: { type: Number, default: null },
+    audience: { type: String, default: 'staff' },
   },
   { versionKey: false, collection: 'auth_sessions' },
 );
@@ -148,6 +151,7 @@ const toOtp = (d: OtpDoc): OtpRecord => ({
   attempts: d.attempts,
   consumedAt: d.consumedAt ?? null,
   createdAt: d.createdAt,
+  audience: d.audience ?? 'staff',
 });
 const toSession = (d: SessionDoc): SessionRecord => ({
   tokenHash: d._id,
@@ -156,6 +160,7 @@ const toSession = (d: SessionDoc): SessionRecord => ({
   revokedAt: d.revokedAt ?? null,
   createdAt: d.createdAt,
   lastSeenAt: d.lastSeenAt ?? d.createdAt,
+  audience: d.audience ?? 'staff',
 });
 
 /**

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
-import type { ApiKeyRecord, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, RateHit, SessionRecord, SignInLockRecord } from '../../ports.ts';
+import type { ApiKeyRecord, Audience, AuditRecord, AuthStore, ClaimedSealedMail, OtpRecord, RateHit, SessionRecord, SignInLockRecord } from '../../ports.ts';
 
 interface OtpRow {
   id: string;
@@ -10,6 +10,7 @@ interface OtpRow {
   attempts: number;
   consumed_at: number | null;
   created_at: number;
+  audience: Audience | null;
 }
 interface MailRow {
   id: string;
@@ -34,6 +35,7 @@ interface SessionRow {
   revoked_at: number | null;
   created_at: number;
   last_seen_at: number | null;
+  audience: Audience | null;
 }
 interface ApiKeyRow {
   id: string;
@@ -66,6 +68,7 @@ const toOtp = (r: OtpRow): OtpRecord => ({
   attempts: r.attempts,
   consumedAt: r.consumed_at,
   createdAt: r.created_at,
+  audience: r.audience ?? 'staff',
 });
 const toLock = (r: LockRow): SignInLockRecord => ({
   email: r.email,
@@ -84,6 +87,7 @@ const toSession = (r: SessionRow): SessionRecord => ({
   revokedAt: r.revoked_at,
   createdAt: r.created_at,
   lastSeenAt: r.last_seen_at ?? r.created_at,
+  audience: r.audience ?? 'staff',
 });
 const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
   id: r.id,
@@ -197,11 +201,15 @@ export function createSqliteAuthStore(file: string): AuthStore {
   // Files made before the idle timeout existed: add its column.
   const sessionColumns = db.prepare<[], { name: string }>('PRAGMA table_info(sessions)').all();
   if (!sessionColumns.some((c) => c.name === 'last_seen_at')) db.exec('ALTER TABLE sessions ADD COLUMN last_seen_at INTEGER');
+  // And before buyers could sign in: whom a code or session is for (NULL: staff).
+  if (!sessionColumns.some((c) => c.name === 'audience')) db.exec('ALTER TABLE sessions ADD COLUMN audience TEXT');
+  const otpColumns = db.prepare<[], { name: string }>('PRAGMA table_info(otp_requests)').all();
+  if (!otpColumns.some((c) => c.name === 'audience')) db.exec('ALTER TABLE otp_requests ADD COLUMN audience TEXT');
 
   const q = {
     insertOtp: db.prepare(
-      `INSERT INTO otp_requests (id, email, code_hash, expires_at, attempts, consumed_at, created_at)
-       VALUES (@id, @email, @codeHash, @expiresAt, @attempts, @consumedAt, @createdAt)`,
+      `INSERT INTO otp_requests (id, email, code_hash, expires_at, attempts, consumed_at, created_at, audience)
+       VALUES (@id, @email, @codeHash, @expiresAt, @attempts, @consumedAt, @createdAt, @audience)`,
     ),
     getOtp: db.prepare<[string], OtpRow>('SELECT * FROM otp_requests WHERE id = ?'),
     insertMail: db.prepare(
@@ -238,8 +246,8 @@ export function createSqliteAuthStore(file: string): AuthStore {
     ),
     consume: db.prepare<[number, string]>('UPDATE otp_requests SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL'),
     insertSession: db.prepare(
-      `INSERT INTO sessions (token_hash, email, expires_at, revoked_at, created_at, last_seen_at)
-       VALUES (@tokenHash, @email, @expiresAt, @revokedAt, @createdAt, @lastSeenAt)`,
+      `INSERT INTO sessions (token_hash, email, expires_at, revoked_at, created_at, last_seen_at, audience)
+       VALUES (@tokenHash, @email, @expiresAt, @revokedAt, @createdAt, @lastSeenAt, @audience)`,
     ),
     findSession: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?'),
     revoke: db.prepare<[number, string]>('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL'),
@@ -274,7 +282,7 @@ export function createSqliteAuthStore(file: string): AuthStore {
   return {
     async createOtp(record, mail) {
       db.transaction(() => {
-        q.insertOtp.run(record);
+        q.insertOtp.run({ ...record, audience: record.audience ?? 'staff' });
         if (mail) q.insertMail.run(mail);
       })();
     },
@@ -314,7 +322,7 @@ export function createSqliteAuthStore(file: string): AuthStore {
       return q.consume.run(at, id).changes === 1;
     },
     async createSession(record) {
-      q.insertSession.run(record);
+      q.insertSession.run({ ...record, audience: record.audience ?? 'staff' });
     },
     async findSession(tokenHash) {
       const row = q.findSession.get(tokenHash);

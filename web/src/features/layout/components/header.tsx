@@ -1,6 +1,6 @@
-import { Clock, Mail, Menu, MessageCircle, Phone, X } from 'lucide-react';
+import { Clock, Mail, Menu, MessageCircle, Phone, UserRound, X } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { WHATSAPP_GREETING, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { phoneHref, site } from '../../../config/site.ts';
 import { HydrateLater } from '../../../components/ui/hydrate-later.tsx';
@@ -59,6 +59,14 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
         <div className="ml-auto flex items-center gap-1.5 sm:gap-2 md:ml-0">
           <HydrateLater>
             <QuoteListLink />
+            <Link
+              to="/account"
+              aria-label="Your account"
+              className="hidden h-9 items-center gap-2 rounded-md border border-ink-line px-2 text-sm font-bold text-white hover:bg-ink-soft sm:inline-flex sm:h-10 sm:px-3"
+            >
+              <UserRound className="size-5 sm:size-4" aria-hidden="true" />
+              <span className="hidden lg:inline">Account</span>
+            </Link>
             <a
               href={chat}
               target="_blank"
@@ -140,6 +148,16 @@ export function Header({ renderSearch }: { renderSearch: (variant: 'desktop' | '
                 </NavLink>
               </li>
             ))}
+            {/* On a phone the header has no room for the account's button: it is here. */}
+            <li className="sm:hidden">
+              <NavLink
+                to="/account"
+                onClick={() => setMenuOpen(false)}
+                className={({ isActive }) => cn('flex h-12 items-center gap-2 px-1 text-base font-bold tracking-wider', isActive ? 'text-safety' : 'text-white')}
+              >
+                <UserRound className="size-5" aria-hidden="true" /> YOUR ACCOUNT
+              </NavLink>
+            </li>
           </ul>
           <div className="container-page flex flex-col gap-2 pb-4 text-sm text-zinc-300">
             <a href={phoneHref} className="inline-flex items-center gap-2">
