@@ -20,6 +20,24 @@ export const queryInt = (opts: { min: number; max: number; fallback: number }) =
 /** Free text from a query string. Arrays (?q=a&q=b) and objects (?q[$ne]=x) are refused by the string type. */
 export const queryText = z.string().trim().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`);
 
+/**
+ * A date filter of a staff list (`from`, `to`): YYYY-MM-DD (a time after it is taken too), a real date; an empty
+ * parameter is as if absent.
+ */
+export const dateParam = (field: string) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, `${field} must be a date (YYYY-MM-DD)`)
+      .refine((s) => !Number.isNaN(Date.parse(s)), `${field} must be a real date`)
+      .optional(),
+  );
+
+/** A staff list's page (the inbox, the orders): which page, its size, and how many there are in all. */
+export const ListPageSchema = z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() });
+
 export const PaginationSchema = z.object({
   totalProducts: z.number().int(),
   totalCount: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PoDocumentSchema } from './quote-view.ts';
+import { dateParam, ListPageSchema } from './common.ts';
+import { PoDocumentSchema, QuoteViewLineSchema } from './quote-view.ts';
 
 /**
  * Orders (issue 34): what a buyer's accept on their quote page makes, fulfilled by staff (admin only, behind the
@@ -27,15 +28,8 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
 
 export const ORDER_LIMITS = { carrier: 100, trackingNumber: 100, reason: 1_000, search: 200, pageSize: 100 } as const;
 
-export const OrderLineSchema = z.object({
-  productId: z.string(),
-  productSku: z.string(),
-  productName: z.string(),
-  quantity: z.number().int(),
-  unitPrice: z.number().nullable(),
-  currency: z.string().nullable(),
-  leadTime: z.string().nullable(),
-});
+/** A line of an order: the quoted line as accepted (its quantity the one ordered), without the quote's line total. */
+export const OrderLineSchema = QuoteViewLineSchema.omit({ lineTotal: true });
 
 export const OrderSchema = z.object({
   id: z.string(),
@@ -63,20 +57,13 @@ export const OrderSchema = z.object({
 export type Order = z.infer<typeof OrderSchema>;
 
 const optionalText = (max: number) => z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(max, `must be at most ${max} characters`).optional());
-const isoDate = (field: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date (YYYY-MM-DD)`)
-    .refine((s) => !Number.isNaN(Date.parse(s)), `${field} must be a real date`);
-
 /** GET /api/admin/orders query. Empty parameters are as if absent. */
 export const OrderQuerySchema = z.object({
   status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(ORDER_STATUSES, `must be one of ${ORDER_STATUSES.join(', ')}`).optional()),
   /** Order number, PO number, buyer's name or e-mail, a part's SKU. */
   q: optionalText(ORDER_LIMITS.search),
-  from: z.preprocess((v) => (v === '' ? undefined : v), isoDate('from').optional()),
-  to: z.preprocess((v) => (v === '' ? undefined : v), isoDate('to').optional()),
+  from: dateParam('from'),
+  to: dateParam('to'),
   page: z.coerce.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
   limit: z.coerce.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1').max(ORDER_LIMITS.pageSize, `must be at most ${ORDER_LIMITS.pageSize}`).default(25),
 });
@@ -84,7 +71,7 @@ export type OrderQuery = z.infer<typeof OrderQuerySchema>;
 
 export const OrderListResponseSchema = z.object({
   items: z.array(OrderSchema),
-  pagination: z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() }),
+  pagination: ListPageSchema,
   /** Orders per status under the other filters. */
   counts: z.record(z.enum(ORDER_STATUSES), z.number()),
 });

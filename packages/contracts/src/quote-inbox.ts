@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateParam, ListPageSchema } from './common.ts';
 import { QUOTE_DECLINE_REASONS } from './quote-view.ts';
 
 /**
@@ -139,13 +140,6 @@ export const InboxDetailSchema = InboxItemSchema.extend({
 });
 export type InboxDetail = z.infer<typeof InboxDetailSchema>;
 
-const isoDate = (field: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/, `${field} must be a date (YYYY-MM-DD)`)
-    .refine((s) => !Number.isNaN(Date.parse(s)), `${field} must be a real date`);
-
 /** GET /api/admin/quotes query. Empty parameters are as if absent. */
 export const InboxQuerySchema = z.object({
   status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(INBOX_STATUSES, `must be one of ${INBOX_STATUSES.join(', ')}`).optional()),
@@ -153,8 +147,8 @@ export const InboxQuerySchema = z.object({
   /** An admin's e-mail, or `none` for requests nobody has taken. */
   assignee: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().toLowerCase().max(254).optional()),
   q: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(INBOX_LIMITS.search, `must be at most ${INBOX_LIMITS.search} characters`).optional()),
-  from: z.preprocess((v) => (v === '' ? undefined : v), isoDate('from').optional()),
-  to: z.preprocess((v) => (v === '' ? undefined : v), isoDate('to').optional()),
+  from: dateParam('from'),
+  to: dateParam('to'),
   page: z.coerce.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
   limit: z.coerce
     .number('must be a whole number')
@@ -167,7 +161,7 @@ export type InboxQuery = z.infer<typeof InboxQuerySchema>;
 
 export const InboxListResponseSchema = z.object({
   items: z.array(InboxItemSchema),
-  pagination: z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() }),
+  pagination: ListPageSchema,
   /** Requests per status under the other filters (the tab's counts). */
   counts: z.record(z.enum(INBOX_STATUSES), z.number()),
 });
@@ -211,7 +205,7 @@ export const InboxReplySchema = z.object({
     .max(INBOX_LIMITS.replyLines)
     .optional()
     .default([]),
-  validUntil: z.preprocess((v) => (v === '' ? undefined : v), isoDate('validUntil').nullable().optional()),
+  validUntil: dateParam('validUntil').nullable(),
   version: z.number().int().min(0).optional(),
 });
 export type InboxReply = z.infer<typeof InboxReplySchema>;

@@ -55,7 +55,7 @@ import {
   type OrderListResponse,
 } from '@forgeline/contracts/orders';
 import { renderQuotePdf, type QuoteSeller } from './domain/quote-pdf.ts';
-import { PO_DOCUMENT_MAX_BYTES, poDocumentKey, receiveAcceptWithDocument, type ReceivedAccept } from './domain/po-document.ts';
+import { PO_DOCUMENT_MAX_BYTES, poDocumentKey, receiveAcceptWithDocument, type ReceivedAccept } from './po-document-upload.ts';
 import type { ObjectStore } from '@forgeline/object-store/ports';
 import { buyerQuoteView, hashQuoteToken, quotePdfName, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
 import {
