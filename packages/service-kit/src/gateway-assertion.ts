@@ -17,14 +17,17 @@ const AUDIENCE = 'forgeline-services';
 const LIFETIME_S = 60;
 
 const keys = new Map<string, Uint8Array>();
-function keyFor(serviceToken: string): Uint8Array {
-  let key = keys.get(serviceToken);
+/** The signing key for one kind of assertion (`label`), derived from SERVICE_TOKEN: an admin's and a buyer's never verify as each other. */
+export function assertionKey(serviceToken: string, label = 'forgeline-gateway-assertion-v1'): Uint8Array {
+  const id = `${label}\0${serviceToken}`;
+  let key = keys.get(id);
   if (!key) {
-    key = new Uint8Array(createHmac('sha256', serviceToken).update('forgeline-gateway-assertion-v1').digest());
-    keys.set(serviceToken, key);
+    key = new Uint8Array(createHmac('sha256', serviceToken).update(label).digest());
+    keys.set(id, key);
   }
   return key;
 }
+const keyFor = (serviceToken: string) => assertionKey(serviceToken);
 
 /** Signs an assertion for one call (the gateway, per admin request). */
 export async function signGatewayAssertion(serviceToken: string, actor: AdminActor, requestId?: string): Promise<string> {

@@ -28,14 +28,15 @@ import {
   type SignInLockListResponse,
 } from '@forgeline/contracts/admin-access';
 import { actorOf } from '@forgeline/service-kit/gateway-assertion';
-import type { AuditRecord, AuthStore } from './ports.ts';
+import type { AccountStore, AuditRecord, AuthStore } from './ports.ts';
+import { createAccounts, type Accounts } from './accounts.ts';
+import { addBuyerAccountRoutes } from './routes/buyer-account.ts';
 import { SignInLocked, createSignIn, type SignIn } from './sign-in.ts';
 import {
   BuyerCodeRequestSchema,
   BuyerVerifyRequestSchema,
   buyerCookieName,
   type BuyerCodeResponse,
-  type BuyerSession,
   type BuyerSignOutResponse,
   type BuyerVerifyResponse,
 } from '@forgeline/contracts/account';
@@ -61,6 +62,8 @@ export const DEFAULT_OUTBOX: Omit<OutboxOptions, 'now'> = { baseDelayMs: 2_000, 
 
 export interface AuthDeps {
   store: AuthStore;
+  /** Buyers' companies, fleets and saved lists (issue 35). */
+  accounts: AccountStore;
   /** Where code mails go; the app's outbox (`app.outbox`, started by the caller) retries them through it. */
   mailer: Mailer;
   outbox?: Partial<Omit<OutboxOptions, 'now'>>;
@@ -114,6 +117,8 @@ export function createApp(
   const app = createServiceApp({
     name: 'auth',
     logger,
+    // A saved parts list of 200 lines, each with what its card showed.
+    jsonLimit: '1mb',
     ready: () => store.ping(),
     // The sign-in routes are how a session is obtained; every other admin route needs the gateway's word.
     adminGuard: { serviceToken: deps.serviceToken, open: isSignInRoute },
@@ -206,7 +211,9 @@ export function createApp(
     }),
   );
 
-  addBuyerRoutes(app, { signIn, limits, common, secureCookies: deps.secureCookies, now });
+  const accounts = createAccounts({ accounts: deps.accounts, store, outbox, sealKey: mailSealKey(deps.otpSecret), logger, publicUrl: deps.publicUrl, now });
+  addBuyerRoutes(app, { signIn, accounts, limits, common, secureCookies: deps.secureCookies, now });
+  addBuyerAccountRoutes(app, { signIn, accounts, secureCookies: deps.secureCookies });
 
   app.get(
     '/api/admin/api-keys',
@@ -300,7 +307,7 @@ export function createApp(
  */
 function addBuyerRoutes(
   app: Express,
-  o: { signIn: SignIn; limits: RateLimits; common: Omit<Parameters<typeof limiter>[0], 'name' | 'limit' | 'key' | 'message'>; secureCookies: boolean; now: () => number },
+  o: { signIn: SignIn; accounts: Accounts; limits: RateLimits; common: Omit<Parameters<typeof limiter>[0], 'name' | 'limit' | 'key' | 'message'>; secureCookies: boolean; now: () => number },
 ) {
   const { signIn, limits, common } = o;
   const cookieName = buyerCookieName(o.secureCookies);
@@ -329,6 +336,8 @@ function addBuyerRoutes(
       privateAnswer(res);
       try {
         const session = await signIn.verifyOtp(sessionId, otp, 'buyer');
+        // The account is made (or an invitation taken) at sign-in, so colleagues see the newcomer at once.
+        await o.accounts.membership(session.email);
         res.cookie(cookieName, session.token, { ...cookieOptions, maxAge: Math.max(0, Date.parse(session.expiresAt) - o.now()) });
         res.json({ success: true, email: session.email, expiresAt: session.expiresAt } satisfies BuyerVerifyResponse);
       } catch (err) {
@@ -338,19 +347,10 @@ function addBuyerRoutes(
     }),
   );
 
-  app.get(
-    '/api/account/session',
-    route(async (req, res) => {
-      privateAnswer(res);
-      const t = token(req);
-      if (!t) throw new HttpError(401, 'Not signed in');
-      res.json((await signIn.verifySession(t, 'buyer')) satisfies BuyerSession);
-    }),
-  );
-
   app.post(
     '/api/account/sign-out',
     route(async (req, res) => {
+      res.setHeader('cache-control', 'no-store');
       const t = token(req);
       if (t) await signIn.logout(t, 'buyer');
       res.clearCookie(cookieName, cookieOptions);

@@ -7,22 +7,27 @@ import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createMailer } from '@forgeline/mailer/mailer';
 import { AuthConfigSchema } from './config.ts';
 import { createApp } from './app.ts';
-import type { AuthStore } from './ports.ts';
+import type { AccountStore, AuthStore } from './ports.ts';
 import { createSqliteAuthStore } from './adapters/sqlite/sqlite-auth-store.ts';
 import { createMongoAuthStore } from './adapters/mongo/mongo-auth-store.ts';
+import { createSqliteAccountStore } from './adapters/sqlite/sqlite-account-store.ts';
+import { createMongoAccountStore } from './adapters/mongo/mongo-account-store.ts';
 
 runMain('auth', async () => {
   const config = loadConfig(AuthConfigSchema);
   const logger = createLogger('auth', config.LOG_LEVEL);
 
   let store: AuthStore;
+  let accounts: AccountStore;
   if (config.MONGO_URL) {
     store = await createMongoAuthStore(config.MONGO_URL);
+    accounts = await createMongoAccountStore(config.MONGO_URL);
     logger.info('storage: MongoDB');
   } else {
     mkdirSync(config.DATA_DIR, { recursive: true });
     const file = path.join(config.DATA_DIR, 'auth.sqlite');
     store = createSqliteAuthStore(file);
+    accounts = createSqliteAccountStore(path.join(config.DATA_DIR, 'accounts.sqlite'));
     logger.info({ file }, 'storage: SQLite');
   }
 
@@ -35,6 +40,7 @@ runMain('auth', async () => {
 
   const app = createApp({
     store,
+    accounts,
     mailer,
     outbox: {
       baseDelayMs: config.OUTBOX_BASE_DELAY_MS,
@@ -101,6 +107,7 @@ runMain('auth', async () => {
       clearInterval(purge);
       await app.outbox.stop();
       await store.close();
+      await accounts.close();
     },
   });
 });

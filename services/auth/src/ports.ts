@@ -201,3 +201,99 @@ export interface LockChange<T> {
   next: SignInLockRecord | null | undefined;
   result: T;
 }
+
+// ---- Buyers' accounts (issue 35) -------------------------------------------------------------------------------
+
+export type CompanyRole = 'admin' | 'buyer';
+
+export interface CompanyRecord {
+  id: string;
+  name: string;
+  /** The e-mail domain it was made for (unique), or null: a one-person company (public mail domain, or domain taken). */
+  domain: string | null;
+  createdAt: number;
+}
+/** A buyer's place in a company: one company per address. */
+export interface MemberRecord {
+  email: string;
+  companyId: string;
+  role: CompanyRole;
+  joinedAt: number;
+}
+export interface InviteRecord {
+  id: string;
+  companyId: string;
+  email: string;
+  role: CompanyRole;
+  invitedBy: string;
+  createdAt: number;
+  expiresAt: number;
+}
+export interface FleetUnitRecord {
+  id: string;
+  companyId: string;
+  unitName: string;
+  make: string;
+  model: string;
+  serial: string | null;
+  hours: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+export interface SavedListRecord {
+  id: string;
+  companyId: string;
+  name: string;
+  unitId: string | null;
+  /** The lines as the contract's SavedListLine, kept whole. */
+  lines: unknown[];
+  createdBy: string;
+  updatedBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+export type SavedListHead = Omit<SavedListRecord, 'lines'> & { lineCount: number };
+
+/**
+ * Buyers' companies, their members and invites, fleets and saved parts lists. Every read and write of a company's
+ * things names the company: an id from another company finds nothing.
+ */
+export interface AccountStore {
+  getMember(email: string): Promise<MemberRecord | null>;
+  listMembers(companyId: string): Promise<MemberRecord[]>;
+  /** Adds the member unless the address already has a company; false then. */
+  addMember(member: MemberRecord): Promise<boolean>;
+  setMemberRole(companyId: string, email: string, role: CompanyRole): Promise<boolean>;
+  removeMember(companyId: string, email: string): Promise<boolean>;
+
+  getCompany(id: string): Promise<CompanyRecord | null>;
+  findCompanyByDomain(domain: string): Promise<CompanyRecord | null>;
+  /** Adds the company with its first member in one step; false (nothing written) when its domain is taken. */
+  createCompany(company: CompanyRecord, firstMember: MemberRecord): Promise<boolean>;
+  renameCompany(id: string, name: string): Promise<boolean>;
+  /** The company and everything of it: members, invites, fleet, lists. */
+  deleteCompany(id: string): Promise<boolean>;
+
+  /** Replaces an invite of the same company and address. */
+  putInvite(invite: InviteRecord): Promise<void>;
+  listInvites(companyId: string): Promise<InviteRecord[]>;
+  /** The address's unexpired invites, oldest first. */
+  invitesFor(email: string, now: number): Promise<InviteRecord[]>;
+  deleteInvite(companyId: string, id: string): Promise<boolean>;
+  deleteInvitesFor(email: string): Promise<void>;
+
+  listUnits(companyId: string): Promise<FleetUnitRecord[]>;
+  getUnit(companyId: string, id: string): Promise<FleetUnitRecord | null>;
+  /** Adds or replaces (by id) a unit; false when another unit of the company has its name. */
+  putUnit(unit: FleetUnitRecord): Promise<boolean>;
+  deleteUnit(companyId: string, id: string): Promise<boolean>;
+
+  listLists(companyId: string): Promise<SavedListHead[]>;
+  getList(companyId: string, id: string): Promise<SavedListRecord | null>;
+  putList(list: SavedListRecord): Promise<void>;
+  deleteList(companyId: string, id: string): Promise<boolean>;
+  /** Lists tied to a unit no longer do (the unit was deleted). */
+  untieLists(companyId: string, unitId: string): Promise<void>;
+
+  close(): Promise<void>;
+}

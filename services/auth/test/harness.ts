@@ -8,6 +8,7 @@ import { tempDir } from '@forgeline/test-support/net';
 import { createMailer, DEFAULT_MAIL_FROM } from '@forgeline/mailer/mailer';
 import { createApp, DEFAULT_RATE_LIMITS, type AuthDeps } from '../src/app.ts';
 import { createSqliteAuthStore } from '../src/adapters/sqlite/sqlite-auth-store.ts';
+import { createSqliteAccountStore } from '../src/adapters/sqlite/sqlite-account-store.ts';
 
 export const SERVICE_TOKEN = 'test-service-token-0123456789';
 export const ADMIN = 'admin@forgeline-parts.example';
@@ -21,6 +22,7 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
   const tmp = tempDir('forgeline-auth-');
   let clock = Date.parse('2026-03-01T08:00:00Z');
   const store = over.store ?? createSqliteAuthStore(path.join(tmp.dir, 'auth.sqlite'));
+  const accounts = over.accounts ?? createSqliteAccountStore(path.join(tmp.dir, 'accounts.sqlite'));
   const logger = createLogger('auth', 'silent');
   const mailDir = path.join(tmp.dir, 'mail');
   const app = createApp({
@@ -37,6 +39,7 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
     now: () => clock,
     ...over,
     store,
+    accounts,
   });
   app.outbox.start();
   const served = await serve(app, { port: 0, logger, handleSignals: false });
@@ -86,6 +89,7 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
     app,
     dir: tmp.dir,
     store,
+    accounts,
     post,
     mails,
     /** Resolves once the outbox has tried every mail due now. */
@@ -101,6 +105,7 @@ export async function startAuth(over: Partial<AuthDeps> = {}) {
       await served.close();
       await app.outbox.stop();
       await store.close();
+      await accounts.close();
       tmp.remove();
     },
   };
