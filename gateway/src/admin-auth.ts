@@ -16,6 +16,7 @@ import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
 import type { Redis } from '@forgeline/service-kit/redis';
 import { auditAction, type AuditSink } from './audit-sink.ts';
 import { matchRoute } from './routes.ts';
+import { isSameSite } from './same-site.ts';
 import { toReplicaPool, type ReplicaPool } from './replica-pool.ts';
 import type { Response as UpstreamResponse } from 'undici';
 
@@ -84,14 +85,7 @@ export function createAdminAuth(opts: AdminAuthOptions): RequestHandler {
     },
   });
 
-  /** The site's own origins: PUBLIC_URL, and the one this request came to (behind nginx: its forwarded host). */
-  const sameSite = (req: Request): boolean => {
-    const origin = req.header('origin');
-    if (origin) return origin === publicOrigin || origin === `${req.protocol}://${req.host}`;
-    // No Origin (older browsers on same-origin requests): Fetch Metadata, where sent, must say same-origin.
-    const site = req.header('sec-fetch-site');
-    return site === undefined ? false : site === 'same-origin';
-  };
+  const sameSite = (req: Request) => isSameSite(req, publicOrigin);
 
   async function askAuth(path: string, body: unknown, requestId?: string): Promise<{ status: number; body: Record<string, unknown> } | Refusal> {
     let answer: UpstreamResponse;

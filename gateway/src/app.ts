@@ -15,6 +15,7 @@ import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
 import type { EdgeCache } from './edge-cache.ts';
 import { mountApiDocs } from './api-docs.ts';
 import { matchRoute, type ServiceName } from './routes.ts';
+import { BUYER_ASSERTION_HEADER } from '@forgeline/contracts/account';
 import { createSecurityHeaders, type SecurityHeaders } from './security-headers.ts';
 import { failureKind, isIdempotent, toReplicaPool, type ReplicaPool } from './replica-pool.ts';
 
@@ -34,6 +35,8 @@ export interface GatewayDeps {
   webDistDir: string;
   /** Checks the admin bearer token; runs before any admin route is proxied. */
   adminAuth?: RequestHandler;
+  /** The buyer account's checks (cross-site, the buyer assertion, deletions); runs before any /api/account route. */
+  buyerAuth?: RequestHandler;
   /** Renders HTML pages (SEO head, preloaded data); falls back to index.html when absent. */
   pageHandler?: RequestHandler;
   /** Extra routes answered by the gateway itself (sitemaps, robots.txt). */
@@ -307,9 +310,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     if (!rule) return next();
     const proxy = proxies.get(rule.upload ? `${rule.service}:upload` : rule.service)!;
     delete req.headers[GATEWAY_ASSERTION_HEADER]; // only the admin check below may speak for an admin
+    delete req.headers[BUYER_ASSERTION_HEADER]; // nor anyone but the buyer check for a buyer
     // The sign-in routes are open, but a logout by cookie still gets the cross-site check there.
     if ((rule.admin || rule.prefix === '/api/admin/auth') && deps.adminAuth) {
       deps.adminAuth(req, res, (err?: unknown) => (err ? next(err) : proxy(req, res, next)));
+      return;
+    }
+    if (rule.prefix.startsWith('/api/account') && deps.buyerAuth) {
+      deps.buyerAuth(req, res, (err?: unknown) => (err ? next(err) : proxy(req, res, next)));
       return;
     }
     proxy(req, res, next);

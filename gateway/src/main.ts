@@ -7,6 +7,7 @@ import { createGatewayApp, withEdgeCache } from './app.ts';
 import { createEdgeCache } from './edge-cache.ts';
 import { gatewayEnv } from './config.ts';
 import { createAdminAuth } from './admin-auth.ts';
+import { createBuyerAuth } from './buyer-auth.ts';
 import { createAuditSink } from './audit-sink.ts';
 import { overrideSiteConfig } from '@forgeline/site-config/site';
 import { createSeoHandler } from './seo/seo-handler.ts';
@@ -59,6 +60,7 @@ runMain('gateway', async () => {
       audit,
       logger,
     }),
+    buyerAuth: createBuyerAuth({ authUrl: pools.auth, quotesUrl: pools.quotes, serviceToken: config.SERVICE_TOKEN, publicUrl: config.PUBLIC_URL, logger }),
     pageHandler: seo?.pageHandler,
     extraRoutes: seo?.mountRoutes,
     checkServices: true,

@@ -6,6 +6,8 @@ export interface RouteRule {
   service: ServiceName;
   /** Needs a live admin session (checked at the gateway before the service sees the request). */
   admin?: boolean;
+  /** Needs a live buyer session: the gateway signs the buyer's assertion for the service (buyer-auth.ts). */
+  buyer?: boolean;
   /** Uploads: longer timeout. */
   upload?: boolean;
   /** API keys may call it with `<keyScope>:read` (GET, HEAD) or `<keyScope>:write` (the rest); without it, keys get 403. */
@@ -37,6 +39,9 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/admin/auth', service: 'auth' },
   // A buyer's account (issue 35): sign-in by code into a buyer session (its own cookie; no staff route takes it).
   { prefix: '/api/account', service: 'auth' },
+  // The buyer's own quote requests and orders: the quotes service answers for the company the gateway vouches for.
+  { prefix: '/api/account/quotes', service: 'quotes', buyer: true },
+  { prefix: '/api/account/orders', service: 'quotes', buyer: true },
   { prefix: '/api/admin/quotes', service: 'quotes', admin: true, keyScope: 'quotes' },
   // Orders the buyers' accepts made (issue 34): the quotes service keeps them with their requests.
   { prefix: '/api/admin/orders', service: 'quotes', admin: true, keyScope: 'quotes' },
@@ -46,6 +51,8 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/admin/api-keys', service: 'auth', admin: true },
   { prefix: '/api/admin/audit', service: 'auth', admin: true },
   { prefix: '/api/admin/sign-in-locks', service: 'auth', admin: true },
+  // Staff see a buyer's company, its members and machines beside a request (issue 35); keys with quotes:read too.
+  { prefix: '/api/admin/buyer-accounts', service: 'auth', admin: true, keyScope: 'quotes' },
   { prefix: '/api/admin', service: 'media', admin: true, upload: true },
   { prefix: '/media', service: 'media' },
 ];

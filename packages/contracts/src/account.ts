@@ -194,3 +194,14 @@ export const BuyerActorSchema = z.object({
 export type BuyerActor = z.infer<typeof BuyerActorSchema>;
 export const BUYER_ASSERTION_HEADER = 'x-buyer-assertion';
 export const VerifyBuyerSessionRequestSchema = z.object({ token: z.string().min(1).max(200) });
+
+// ---- Staff see the company (issue 35) --------------------------------------------------------------------------
+//   GET /api/admin/buyer-accounts/lookup?email=   (staff) -> { account: { company, role, members, units } | null }
+
+export const BuyerAccountLookupQuerySchema = z.object({ email: AdminEmailSchema });
+export const BuyerAccountLookupSchema = z.object({
+  account: z
+    .object({ company: CompanySchema, role: z.enum(COMPANY_ROLES), members: z.array(CompanyMemberSchema), units: z.array(FleetUnitSchema) })
+    .nullable(),
+});
+export type BuyerAccountLookup = z.infer<typeof BuyerAccountLookupSchema>;

@@ -5,6 +5,7 @@ import type { MailMessage } from '@forgeline/mailer/mailer';
 import type { Outbox } from '@forgeline/mailer/outbox';
 import {
   ACCOUNT_LIMITS,
+  type BuyerAccountLookup,
   type BuyerActor,
   type Company,
   type CompanyInvite,
@@ -194,17 +195,20 @@ export function createAccounts(deps: AccountsDeps) {
       logger.info({ companyId: m.company.id, self: email === m.email }, 'buyer left their company');
     },
 
-    async deleteCompany(m: Membership) {
+    /** `check`: only whether it would go through (the gateway asks before it has the members' records anonymised). */
+    async deleteCompany(m: Membership, check = false) {
       await requireAdmin(m);
+      if (check) return;
       await accounts.deleteCompany(m.company.id);
       logger.info({ companyId: m.company.id }, 'buyer company deleted');
     },
 
     /** A buyer deletes their account: they leave the company, which goes too when they were its last member. */
-    async deleteAccount(m: Membership) {
+    async deleteAccount(m: Membership, check = false) {
       const members = await accounts.listMembers(m.company.id);
-      if (members.length <= 1) return void (await accounts.deleteCompany(m.company.id));
+      if (members.length <= 1) return void (check || (await accounts.deleteCompany(m.company.id)));
       await lastAdminGuard(m, m.email, 'You are its only admin');
+      if (check) return;
       await accounts.removeMember(m.company.id, m.email);
       await accounts.deleteInvitesFor(m.email);
     },
@@ -292,6 +296,15 @@ export function createAccounts(deps: AccountsDeps) {
 
     async deleteList(m: Membership, id: string) {
       if (!(await accounts.deleteList(m.company.id, id))) throw notFound('Parts list');
+    },
+
+    /** For staff beside a request: the account of the address that sent it, if it has one (none is made here). */
+    async lookup(email: string): Promise<BuyerAccountLookup> {
+      const member = await accounts.getMember(email);
+      const company = member && (await accounts.getCompany(member.companyId));
+      if (!member || !company) return { account: null };
+      const [members, units] = await Promise.all([accounts.listMembers(company.id), accounts.listUnits(company.id)]);
+      return { account: { company: toCompany(company), role: member.role, members: members.map(toMember), units: units.map(toUnit) } };
     },
 
     /** Everything the account holds about the buyer and their company, for the buyer to take away. */

@@ -180,6 +180,13 @@ function describeAccounts(name: string, mongoUrl: string | null, skip?: string |
       expect((await auth.post('/internal/buyer-sessions/verify', { token: admin.token })).status).toBe(401); // no service token
       const res = await fetch(`${auth.url}/api/account/company`, { headers: { cookie: `fl_buyer=${staff.token}` } });
       expect(res.status).toBe(401);
+
+      // Staff see the company beside a request; an address without an account has none (and none is made).
+      await admin.call('POST', '/api/account/fleet', { unitName: 'Loader 2', make: 'Volvo', model: 'L120H' });
+      const lookup = async (email: string) => (await fetch(`${auth.url}/api/admin/buyer-accounts/lookup?email=${encodeURIComponent(email)}`, { headers: await auth.asAdmin() })).json();
+      expect(await lookup(`TECH@${d}`)).toMatchObject({ account: { company: { domain: d }, role: 'buyer', members: [{ email: `planner@${d}` }, { email: `tech@${d}` }], units: [{ unitName: 'Loader 2' }] } });
+      expect(await lookup(`nobody@${d}`)).toEqual({ account: null });
+      expect((await fetch(`${auth.url}/api/admin/buyer-accounts/lookup?email=tech@${d}`, { headers: { cookie: `fl_buyer=${admin.token}` } })).status).toBe(401);
     });
 
     it('hands a buyer their data, deletes their account, and a company admin deletes the company', async () => {
@@ -195,6 +202,10 @@ function describeAccounts(name: string, mongoUrl: string | null, skip?: string |
       expect(exported.body).toMatchObject({ you: { email: `tech@${d}`, role: 'buyer' }, fleet: [expect.objectContaining({ unitName: 'Loader 2' })], lists: [expect.objectContaining({ name: 'Spring service' })] });
 
       expect((await admin.call('DELETE', '/api/account')).status).toBe(409); // the only admin, with a colleague left
+      expect((await admin.call('DELETE', '/api/account?check=true')).status).toBe(409);
+      expect((await tech.call('DELETE', '/api/account/company?check=true')).status).toBe(403);
+      expect((await tech.call('DELETE', '/api/account?check=true')).body).toEqual({ success: true, checked: true });
+      expect((await tech.get('/api/account/session')).status).toBe(200); // a check deletes nothing
       const gone = await tech.call('DELETE', '/api/account');
       expect(gone.status).toBe(200);
       expect((await tech.get('/api/account/session')).status).toBe(401); // signed out too

@@ -5,6 +5,8 @@ import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import { readCookie } from '@forgeline/contracts/admin-access';
 import {
   ACCOUNT_LIMITS,
+  BuyerAccountLookupQuerySchema,
+  type BuyerAccountLookup,
   CompanyPatchSchema,
   FleetUnitInputSchema,
   InviteRequestSchema,
@@ -21,6 +23,9 @@ import type { SignIn } from '../sign-in.ts';
 import type { Accounts, Membership } from '../accounts.ts';
 import { fleetCsv } from '../domain/fleet.ts';
 
+/** `?check=true` on a deletion: would it go through? (Nothing is deleted.) */
+const CheckQuery = z.object({ check: z.enum(['true', 'false'], 'must be true or false').optional() });
+const checkOnly = (req: Request) => parseInput(CheckQuery, req.query, 'query').check === 'true';
 const IdParams = z.object({ id: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters') });
 const EmailParams = z.object({ email: AdminEmailSchema });
 
@@ -66,8 +71,9 @@ export function addBuyerAccountRoutes(app: Express, o: { signIn: SignIn; account
   app.delete(
     '/api/account/company',
     route(async (req, res) => {
-      await accounts.deleteCompany(await signedIn(req, res));
-      res.json({ success: true });
+      const check = checkOnly(req);
+      await accounts.deleteCompany(await signedIn(req, res), check);
+      res.json({ success: true, ...(check ? { checked: true } : {}) });
     }),
   );
   app.post(
@@ -188,11 +194,22 @@ export function addBuyerAccountRoutes(app: Express, o: { signIn: SignIn; account
     '/api/account',
     route(async (req, res) => {
       const m = await signedIn(req, res);
-      await accounts.deleteAccount(m);
+      const check = checkOnly(req);
+      await accounts.deleteAccount(m, check);
+      if (check) return void res.json({ success: true, checked: true });
       const token = readCookie(req.header('cookie'), cookieName);
       if (token) await signIn.logout(token, 'buyer');
       res.clearCookie(cookieName, { httpOnly: true, secure: o.secureCookies, sameSite: 'lax', path: '/' });
       res.json({ success: true });
+    }),
+  );
+
+  // Staff (behind the gateway's admin check, mounted on /api/admin): the account beside a request or an order.
+  app.get(
+    '/api/admin/buyer-accounts/lookup',
+    route(async (req, res) => {
+      res.setHeader('cache-control', 'no-store');
+      res.json((await accounts.lookup(parseInput(BuyerAccountLookupQuerySchema, req.query, 'query').email)) satisfies BuyerAccountLookup);
     }),
   );
 
