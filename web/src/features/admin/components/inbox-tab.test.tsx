@@ -29,6 +29,16 @@ function event(type: 'status' | 'assignee' | 'note' | 'reply', from: string | nu
   return { at: new Date().toISOString(), actor: ADMIN_EMAIL, type, from, to, text, reply: null };
 }
 
+const anasAccount = {
+  company: { id: 'c-1', name: 'Mine Co', domain: 'mine-co.example', createdAt: '2026-01-01T00:00:00.000Z' },
+  role: 'admin',
+  members: [
+    { email: 'ana@mine-co.example', role: 'admin', joinedAt: '2026-01-01T00:00:00.000Z' },
+    { email: 'tech@mine-co.example', role: 'buyer', joinedAt: '2026-01-02T00:00:00.000Z' },
+  ],
+  units: [{ id: 'u-1', unitName: 'Haul truck 07', make: 'Caterpillar', model: '793F', serial: null, hours: 12000, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }],
+};
+
 beforeEach(() => {
   requests = new Map([quote, contact].map((r) => [r.id, structuredClone(r)]));
   listQueries = [];
@@ -38,6 +48,9 @@ beforeEach(() => {
     signedIn(),
     http.get('/api/admin/quotes/stats', () => HttpResponse.json(inboxStats({ requestsThisWeek: 7, medianHoursToFirstReply: 3, shareWon: 0.4, lostReasons: [{ reason: 'price', requests: 2 }, { reason: 'lead_time', requests: 1 }] }))),
     http.get('/api/admin/quotes/staff', () => HttpResponse.json(inboxStaff([ADMIN_EMAIL, 'second@forgeline.example']))),
+    http.get('/api/admin/buyer-accounts/lookup', ({ request }) =>
+      HttpResponse.json(new URL(request.url).searchParams.get('email') === 'ana@mine-co.example' ? { account: anasAccount } : { account: null }),
+    ),
     http.get('/api/admin/quotes', ({ request }) => {
       const q = new URL(request.url).searchParams;
       listQueries.push(q);
@@ -180,6 +193,16 @@ describe('InboxTab: one request', () => {
     const moves = within(within(panel).getByRole('group', { name: 'Move to' })).getAllByRole('button').map((b) => b.textContent);
     expect(moves).toEqual((['in_progress', 'quoted', 'spam', 'closed'] as InboxStatus[]).map((s) => `Mark ${INBOX_STATUS_LABELS[s]}`));
     expect(row(/Ana Buyer/)).toHaveAttribute('aria-current', 'true');
+  });
+
+  it("shows the buyer's company, people and machines beside the request, and finds the company's other requests", async () => {
+    const { user, panel } = await openQuote();
+    const company = await within(panel).findByRole('heading', { name: /Mine Co/ });
+    expect(company).toHaveTextContent('company admin · @mine-co.example');
+    expect(within(panel).getByText(/2 people: ana@mine-co.example, tech@mine-co.example/)).toBeInTheDocument();
+    expect(within(panel).getByText('1 machine in their fleet')).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: "Show the company's requests" }));
+    await waitFor(() => expect(listQueries.at(-1)?.get('q')).toBe('mine-co.example'));
   });
 
   it('moves a request to another status with the version it shows, and records it in the history', async () => {

@@ -13,6 +13,7 @@ import { Inbox as InboxIcon, MessageSquareReply, TriangleAlert } from 'lucide-re
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
+import { BuyerCompany } from './buyer-company.tsx';
 import { ListActions, ListPager } from './list-chrome.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -207,7 +208,7 @@ export default function InboxTab() {
             </ul>
             <ListPager label="Inbox pages" page={filters.page} totalPages={totalPages} onPage={(page) => setFilters((f) => ({ ...f, page }))} />
           </div>
-          {openId ? <InboxRequest key={openId} id={openId} staff={staff} onClose={() => setOpenId(null)} /> : null}
+          {openId ? <InboxRequest key={openId} id={openId} staff={staff} onClose={() => setOpenId(null)} onShowRequests={setText} /> : null}
         </div>
       )}
     </div>
@@ -278,7 +279,7 @@ function InboxRow({ item, open, onOpen }: { item: InboxItem; open: boolean; onOp
   );
 }
 
-function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onClose: () => void }) {
+function InboxRequest({ id, staff, onClose, onShowRequests }: { id: string; staff: string[]; onClose: () => void; onShowRequests: (search: string) => void }) {
   const q = useInboxItem(id);
   const action = useInboxAction(q.data);
   const ids = useId();
@@ -350,6 +351,7 @@ function InboxRequest({ id, staff, onClose }: { id: string; staff: string[]; onC
           </>
         ) : null}
       </dl>
+      <BuyerCompany email={r.customerEmail} onShowRequests={onShowRequests} />
 
       {r.lines.length ? (
         <table className="w-full text-left text-sm">

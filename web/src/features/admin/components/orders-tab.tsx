@@ -3,6 +3,7 @@ import { PackageCheck, TriangleAlert } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
+import { BuyerCompany } from './buyer-company.tsx';
 import { ListActions, ListPager } from './list-chrome.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -155,6 +156,12 @@ function OrderDetail({ order: o }: { order: Order }) {
           <dt className="font-semibold text-steel">Buyer</dt>
           <dd className="text-ink">
             {o.customerName} &lt;{o.customerEmail}&gt;
+          </dd>
+        </div>
+        <div className="sm:col-span-2">
+          <dt className="sr-only">Buyer&apos;s company</dt>
+          <dd>
+            <BuyerCompany email={o.customerEmail} />
           </dd>
         </div>
         <div>
