@@ -49,7 +49,7 @@ const serviceTimeouts = { ...shortTimeouts, REQUEST_TIMEOUT_MS: String(SERVICE_R
 const HANG_MS = 20_000;
 
 /** Every route of the specification and the issues since, by method; `:x` segments get generated values. */
-const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'form' }[] = [
+const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'form' | 'csv' }[] = [
   // Pages (server-rendered by the gateway) and files.
   { method: 'GET', path: '/' },
   { method: 'GET', path: '/catalog' },
@@ -122,6 +122,31 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'POST', path: '/api/account/sign-in/verify', body: 'json' },
   { method: 'GET', path: '/api/account/session' },
   { method: 'POST', path: '/api/account/sign-out' },
+  { method: 'GET', path: '/api/account/company' },
+  { method: 'PATCH', path: '/api/account/company', body: 'json' },
+  { method: 'POST', path: '/api/account/company/invites', body: 'json' },
+  { method: 'DELETE', path: '/api/account/company/invites/:x' },
+  { method: 'PATCH', path: '/api/account/company/members/:x', body: 'json' },
+  { method: 'DELETE', path: '/api/account/company/members/:x' },
+  { method: 'GET', path: '/api/account/fleet' },
+  { method: 'POST', path: '/api/account/fleet', body: 'json' },
+  { method: 'PUT', path: '/api/account/fleet/:x', body: 'json' },
+  { method: 'DELETE', path: '/api/account/fleet/:x' },
+  { method: 'GET', path: '/api/account/fleet.csv' },
+  { method: 'POST', path: '/api/account/fleet/import', body: 'csv' },
+  { method: 'GET', path: '/api/account/lists' },
+  { method: 'POST', path: '/api/account/lists', body: 'json' },
+  { method: 'GET', path: '/api/account/lists/:x' },
+  { method: 'PUT', path: '/api/account/lists/:x', body: 'json' },
+  { method: 'DELETE', path: '/api/account/lists/:x' },
+  { method: 'GET', path: '/api/account/export' },
+  { method: 'GET', path: '/api/account/quotes' },
+  { method: 'GET', path: '/api/account/quotes/:x' },
+  { method: 'POST', path: '/api/account/quotes/:x/view-link' },
+  { method: 'GET', path: '/api/account/orders' },
+  { method: 'GET', path: '/api/account/orders/:x' },
+  { method: 'POST', path: '/api/products/lookup', body: 'json' },
+  { method: 'GET', path: '/api/admin/buyer-accounts/lookup' },
   // Admin API (logout is left out: it would end the session the rest run with).
   { method: 'GET', path: '/api/admin/products' },
   { method: 'POST', path: '/api/admin/products', body: 'json' },
@@ -326,6 +351,8 @@ type HostileRequest = typeof hostileRequest extends fc.Arbitrary<infer T> ? T : 
 let stack: Stack;
 let gatewayPort: number;
 let token: string;
+/** A buyer's session (issue 35), for the account routes. */
+let buyerToken: string;
 let startPids: Map<string, number | undefined>;
 /** Every error a process logged (a 5xx, a failed render, a crash): hostile input is the client's fault, never an error. */
 const errorLines: string[] = [];
@@ -356,13 +383,18 @@ function build(r: HostileRequest): { bytes: Buffer; kind: string } {
   } else if (r.route.body === 'form') {
     body = Buffer.from(r.form.map(([k, v, how]) => `${inUrl(k, how)}=${inUrl(v, how)}`).join('&'), 'utf8');
     headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+  } else if (r.route.body === 'csv') {
+    body = Buffer.from(r.form.map(([k, v]) => `${k};${v}`).join('\n'), 'utf8');
+    headers.push(['Content-Type', 'text/csv']);
   } else if (r.route.body === 'multipart') {
     body = r.multipart.body;
     headers.push(['Content-Type', r.multipart.contentType]);
   }
   if (r.auth === 'bearer') headers.push(['Authorization', `Bearer ${token}`]);
   if (r.auth === 'cookie' || r.auth === 'cookie-cross-site') {
-    headers.push(['Cookie', `fl_admin=${token}`]);
+    // An account route is tried with the buyer's cookie (deleting the account or company is left out: the rest run with it).
+    const buyerRoute = r.route.path.startsWith('/api/account/') && !(method === 'DELETE' && erasesAccount(target));
+    headers.push(['Cookie', buyerRoute ? `fl_buyer=${buyerToken}` : `fl_admin=${token}`]);
     headers.push(['Origin', r.auth === 'cookie' ? `http://127.0.0.1:${gatewayPort}` : 'https://evil.example']);
   }
   for (const h of r.headers) {
@@ -380,6 +412,17 @@ function build(r: HostileRequest): { bytes: Buffer; kind: string } {
     };
   }
   return { bytes: httpRequest(method, target, headers, body), kind: kindOf(r.route.path) };
+}
+
+/** A deletion of the buyer's account or company, however spelled (the router is case-insensitive and decodes). */
+function erasesAccount(target: string): boolean {
+  let p = target.split('?')[0]!;
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    // not decodable: not a path the router takes for it either
+  }
+  return /^\/api\/account(\/company)?\/*$/i.test(p);
 }
 
 function kindOf(routePath: string): string {
@@ -420,6 +463,7 @@ beforeAll(async () => {
   gatewayPort = Number(new URL(stack.url).port);
   // At the auth service itself (the session works through the gateway): no short timeout on the way.
   token = await signIn(stack.serviceUrls.auth!, stack.dataDir);
+  buyerToken = await signInBuyer(stack.url, stack.dataDir, 'fuzz@fuzz-quarry.example');
   startPids = new Map(stack.processes().map((p) => [p.name, p.pid]));
 }, 300_000);
 
@@ -548,6 +592,60 @@ describe('admin and internal paths, however they are spelled', () => {
         expect(answer.status, `${r.method} ${target} with ${headers[0]![0]}: ${answer.text.slice(0, 300)}`).toBe(target.startsWith('/internal/') ? 404 : 401);
       }
     }
+    await expectAllUp();
+  });
+
+  it("one company's ids from another company's session: 404, never data; a buyer's change from another site: 403", async () => {
+    const origin: Record<string, string> = { Origin: `http://127.0.0.1:${gatewayPort}` };
+    const as = (cookie: string) => async (method: string, p: string, body?: unknown, extra: Record<string, string> = origin) => {
+      const res = await fetch(`${stack.url}${p}`, {
+        method,
+        headers: { cookie: `fl_buyer=${cookie}`, ...extra, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const a = as(await signInBuyer(stack.url, stack.dataDir, 'planner@iso-a.example'));
+    const b = as(await signInBuyer(stack.url, stack.dataDir, 'planner@iso-b.example'));
+    const product = ((await (await fetch(`${stack.url}/api/products?search=filter&limit=1`)).json()) as { products: { id: string }[] }).products[0]!;
+    const asked = await fetch(`${stack.url}/api/quote-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ productId: product.id, customerName: 'Iso A', customerEmail: 'planner@iso-a.example', customerCountry: 'Chile', quantity: 2 }),
+    });
+    expect(asked.status, await asked.clone().text()).toBe(201);
+
+    const unit = JSON.parse((await a('POST', '/api/account/fleet', { unitName: 'Secret truck', make: 'Caterpillar', model: '777G' })).text) as { id: string };
+    const list = JSON.parse((await a('POST', '/api/account/lists', { name: 'Secret list', lines: [{ text: 'Secret part', quantity: 1 }] })).text) as { id: string };
+    const quotes = JSON.parse((await a('GET', '/api/account/quotes')).text) as { items: { id: string }[] };
+    expect(quotes.items).toHaveLength(1);
+    const quoteId = quotes.items[0]!.id;
+
+    for (const [method, p, body] of [
+      ['GET', `/api/account/lists/${list.id}`],
+      ['PUT', `/api/account/lists/${list.id}`, { name: 'x', lines: [] }],
+      ['DELETE', `/api/account/lists/${list.id}`],
+      ['PUT', `/api/account/fleet/${unit.id}`, { unitName: 'x', make: 'A', model: 'B' }],
+      ['DELETE', `/api/account/fleet/${unit.id}`],
+      ['GET', `/api/account/quotes/${quoteId}`],
+      ['POST', `/api/account/quotes/${quoteId}/view-link`],
+    ] as const) {
+      const answer = await b(method, p, body);
+      expect(answer.status, `${method} ${p}: ${answer.text.slice(0, 200)}`).toBe(404);
+      expect(answer.text).not.toMatch(/Secret|iso-a/);
+    }
+    for (const p of ['/api/account/lists', '/api/account/fleet', '/api/account/quotes', '/api/account/orders', '/api/account/export', '/api/account/company']) {
+      const answer = await b('GET', p);
+      expect(answer.status, p).toBe(200);
+      expect(answer.text, p).not.toMatch(/Secret|iso-a/);
+    }
+    // A's things are still there, and a change from another site never reaches them.
+    expect((await a('GET', `/api/account/lists/${list.id}`)).status).toBe(200);
+    expect((await a('DELETE', `/api/account/lists/${list.id}`, undefined, { Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await a('DELETE', '/api/account', undefined, { Origin: 'https://evil.example' })).status).toBe(403);
+    // A staff session is no buyer's.
+    expect((await as(token)('GET', '/api/account/quotes')).status).toBe(401);
+    expect((await fetch(`${stack.url}/api/account/quotes`, { headers: { 'x-buyer-assertion': 'forged' } })).status).toBe(401);
     await expectAllUp();
   });
 

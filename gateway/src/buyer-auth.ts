@@ -9,6 +9,14 @@ import { matchRoute } from './routes.ts';
 import { isSameSite } from './same-site.ts';
 import { toReplicaPool, type ReplicaPool } from './replica-pool.ts';
 
+function routerPath(path: string): string {
+  try {
+    return decodeURIComponent(path).toLowerCase().replace(/\/+$/, '');
+  } catch {
+    return path.toLowerCase();
+  }
+}
+
 export interface BuyerAuthOptions {
   authUrl: string | ReplicaPool;
   quotesUrl: string | ReplicaPool;
@@ -112,7 +120,8 @@ export function createBuyerAuth(opts: BuyerAuthOptions): RequestHandler {
       return refuse({ status: 403, message: 'Cross-site request refused: account changes must come from the site' });
     }
     const rule = matchRoute(path);
-    const erasing = req.method === 'DELETE' && ERASING.has(path);
+    // As the services' router reads it (case-insensitive, %-decoded), so no spelling of a deletion skips the anonymising.
+    const erasing = req.method === 'DELETE' && ERASING.has(routerPath(path));
     if (!rule?.buyer && !erasing) return next();
     if (!token) return refuse({ status: 401, message: 'Sign in to your account first' });
 
@@ -126,7 +135,7 @@ export function createBuyerAuth(opts: BuyerAuthOptions): RequestHandler {
         logger.error({ requestId: idOf(req), err: (err as Error).message }, 'buyer deletion: auth check failed');
         return refuse(unavailable);
       }
-      const emails = path === '/api/account/company' ? buyer.memberEmails : [buyer.email];
+      const emails = routerPath(path) === '/api/account/company' ? buyer.memberEmails : [buyer.email];
       if (!(await anonymise(req, emails))) return refuse({ status: 503, message: 'Your account could not be deleted right now (nothing was deleted). Please try again shortly.' });
       return next();
     }

@@ -152,6 +152,14 @@ export const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description: "A signed-in member of staff's session token (the `token` verify-otp answers), for scripts: `Authorization: Bearer <token>`.",
   },
+  buyerCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'fl_buyer',
+    description:
+      "A buyer's session (issue 35): the cookie /api/account/sign-in/verify sets (`__Host-fl_buyer` over https). A change made with it must come " +
+      'from the site itself (its Origin, or Sec-Fetch-Site: same-origin), else 403. No staff call takes it, and no buyer call a staff session.',
+  },
   apiKey: {
     type: 'http',
     scheme: 'bearer',
@@ -168,6 +176,8 @@ export type Security = Partial<Record<keyof typeof SECURITY_SCHEMES, string[]>>[
 
 /** A call anyone may make. */
 export const open: Security = [];
+/** A signed-in buyer (the fl_buyer cookie). */
+export const buyer: Security = [{ buyerCookie: [] }];
 /** Signed-in staff only (the panel's cookie or a session token); an API key is refused with 403. */
 export const staff: Security = [{ sessionCookie: [] }, { sessionToken: [] }];
 /**
