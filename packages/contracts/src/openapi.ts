@@ -1,4 +1,4 @@
-import { accountDataPaths, accountPaths, accountStaffPaths } from './openapi/account-paths.ts';
+import { accountDataPaths, accountHistoryPaths, accountPaths, accountStaffPaths } from './openapi/account-paths.ts';
 import { cataloguePaths } from './openapi/catalogue-paths.ts';
 import { imagePaths } from './openapi/image-paths.ts';
 import { inboxPaths } from './openapi/inbox-paths.ts';
@@ -86,6 +86,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
       schemas: ERROR_COMPONENT,
       securitySchemes: SECURITY_SCHEMES,
     },
-    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...accountPaths, ...accountDataPaths, ...accountStaffPaths, ...staffPaths, ...documentPaths },
+    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...accountPaths, ...accountDataPaths, ...accountHistoryPaths, ...accountStaffPaths, ...staffPaths, ...documentPaths },
   };
 }

@@ -57,6 +57,7 @@ import {
 import { renderQuotePdf, type QuoteSeller } from './domain/quote-pdf.ts';
 import { PO_DOCUMENT_MAX_BYTES, poDocumentKey, receiveAcceptWithDocument, type ReceivedAccept } from './po-document-upload.ts';
 import type { ObjectStore } from '@forgeline/object-store/ports';
+import { addBuyerHistoryRoutes } from './routes/buyer-history.ts';
 import { buyerQuoteView, hashQuoteToken, quotePdfName, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
 import {
   QUOTE_DECLINE_REASON_LABELS,
@@ -158,6 +159,8 @@ export function createApp(deps: QuotesDeps): Express {
   });
   // Staff's notes and replies (up to 10,000 characters) get room; a buyer's form keeps the small limit.
   app.use('/api/admin', express.json({ limit: '128kb' }));
+  // The gateway's anonymising: a company's members' addresses (up to 200).
+  app.use('/internal/buyers', express.json({ limit: '128kb' }));
   app.use(express.json({ limit: deps.bodyLimit ?? '16kb' }));
   const rl = deps.rateLimits;
   const confirmations = new ConfirmationLimit(store, rl.confirmationsPerDay);
@@ -258,6 +261,7 @@ export function createApp(deps: QuotesDeps): Express {
   addQuoteViewRoutes(app, deps);
   addOrderRoutes(app, deps);
   addWebhookRoutes(app, deps);
+  addBuyerHistoryRoutes(app, deps);
   return finishApp(app, logger);
 }
 

@@ -320,6 +320,15 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
    */
   updateOrder(id: string, expectedVersion: number, change: OrderChange): Promise<OrderRecord | 'conflict' | null>;
 
+  /**
+   * A buyer company's own (issue 35): the quote requests whose address is one of `emails` (lower-case; addresses are
+   * compared whatever their case), spam left out, newest first; and its orders.
+   */
+  listBuyerQuotes(emails: string[], status: InboxStatus | undefined, offset: number, limit: number): Promise<{ items: InboxRecord[]; total: number }>;
+  listBuyerOrders(emails: string[], offset: number, limit: number): Promise<{ items: OrderRecord[]; total: number }>;
+  /** Takes a person out of their requests and orders, which stay (the seller's records): name, address, phone, contact. */
+  anonymiseBuyer(email: string, replacement: { name: string; email: string }): Promise<{ requests: number; orders: number }>;
+
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -22,6 +22,7 @@ import {
   SavedListSchema,
   SavedListsResponseSchema,
 } from '../account.ts';
+import { BuyerHistoryQuerySchema, BuyerOrderListSchema, BuyerOrderSchema, BuyerQuoteDetailSchema, BuyerQuoteListSchema, BuyerViewLinkSchema } from '../buyer-history.ts';
 import { KEY_ERRORS, body, buyer, csv, errors, json, open, parameters, staffOrKey, textId, type ErrorCode, type Paths } from './shared.ts';
 
 const tags = ['Buyer account'];
@@ -157,5 +158,29 @@ export const accountStaffPaths: Paths = {
       parameters: parameters(BuyerAccountLookupQuerySchema, 'query'),
       responses: { 200: json(BuyerAccountLookupSchema, 'The account, or null'), ...errors(400, ...KEY_ERRORS) },
     },
+  },
+};
+
+/** The buyer's own quote requests and orders (quotes service, behind the gateway's buyer check). */
+export const accountHistoryPaths: Paths = {
+  '/api/account/quotes': {
+    get: op(
+      'getBuyerQuotes',
+      "The company's quote requests (every member's address, past ones included), newest first, with the latest priced version and the order",
+      { 200: json(BuyerQuoteListSchema, 'A page of requests'), ...errors(400, ...ACCOUNT_ERRORS) },
+      { parameters: parameters(BuyerHistoryQuerySchema, 'query') },
+    ),
+  },
+  '/api/account/quotes/{id}': {
+    get: op('getBuyerQuote', "One of the company's requests with its lines (the latest version's, else those asked): what a reorder copies", { 200: json(BuyerQuoteDetailSchema, 'The request'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's requests"]) }, { parameters: parameters(IdPath, 'path') }),
+  },
+  '/api/account/quotes/{id}/view-link': {
+    post: op('getBuyerQuoteLink', "A fresh link to the request's quote page", { 200: json(BuyerViewLinkSchema, 'The link'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's requests"], [409, 'No priced reply yet']) }, { parameters: parameters(IdPath, 'path') }),
+  },
+  '/api/account/orders': {
+    get: op('getBuyerOrders', "The company's orders, newest first: status, PO, shipping and tracking", { 200: json(BuyerOrderListSchema, 'A page of orders'), ...errors(400, ...ACCOUNT_ERRORS) }, { parameters: parameters(BuyerHistoryQuerySchema.omit({ status: true }), 'query') }),
+  },
+  '/api/account/orders/{id}': {
+    get: op('getBuyerOrder', "One of the company's orders with its lines", { 200: json(BuyerOrderSchema, 'The order'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's orders"]) }, { parameters: parameters(IdPath, 'path') }),
   },
 };

@@ -52,6 +52,8 @@ interface OutboxDoc {
 }
 interface InboxDoc extends Omit<InboxRecord, 'id' | 'firstLine' | 'lineCount'> {
   _id: string;
+  /** The address lower-cased: a buyer company's requests are found by it (issue 35). */
+  emailKey?: string;
   /** The lower-cased text the search looks through (inboxSearchText). */
   search: string;
   /** A change's mails and events until they are in the outbox and history (see updateInbox). */
@@ -110,6 +112,8 @@ interface LinkDoc {
 }
 interface OrderDoc extends Omit<OrderRecord, 'id'> {
   _id: string;
+  /** The address lower-cased (issue 35). */
+  emailKey?: string;
   /** Set while its accept is being written (see claimOrder). */
   pendingSince?: Date | null;
   /** The lower-cased text the search looks through (number, PO, buyer, parts). */
@@ -124,7 +128,7 @@ const orderSearchText = (o: OrderRecord) =>
   [o.number, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, ...o.lines.map((l) => l.productSku)].join('\n').toLowerCase();
 
 function docToOrder(d: OrderDoc): OrderRecord {
-  const { _id, pendingSince: _p, search: _s, unqueuedMails: _m, unrecordedEvents: _e, unqueuedWebhooks: _w, ...rest } = d;
+  const { _id, pendingSince: _p, search: _s, emailKey: _k, unqueuedMails: _m, unrecordedEvents: _e, unqueuedWebhooks: _w, ...rest } = d;
   return { ...rest, id: _id, shipment: rest.shipment ?? null, cancelReason: rest.cancelReason ?? null, poDocument: rest.poDocument ?? null };
 }
 
@@ -165,7 +169,7 @@ const escapeRegex = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const anyStatus = () => ({ $in: [...INBOX_STATUSES] }); // a new one each time: mongoose casts a filter in place
 
 function docToRecord(d: InboxDoc): InboxRecord {
-  const { _id, search: _s, unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, validUntil: _v, ...rest } = d as InboxDoc & { _id: string };
+  const { _id, search: _s, emailKey: _k, unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, validUntil: _v, ...rest } = d as InboxDoc & { _id: string };
   const lines = rest.lines ?? [];
   return { ...rest, id: _id, lines, assignee: rest.assignee ?? null, firstReplyAt: rest.firstReplyAt ?? null, firstLine: lines[0] ?? null, lineCount: lines.length };
 }
@@ -311,6 +315,7 @@ export class MongoQuoteStore implements QuoteStore {
         lines: [mongoose.Schema.Types.Mixed],
         customerName: str,
         customerEmail: str,
+        emailKey: optStr,
         createdAt: str,
         updatedAt: str,
         version: Number,
@@ -326,6 +331,7 @@ export class MongoQuoteStore implements QuoteStore {
     );
     // The list names the status (all of them when none is asked, as the inbox does), newest first.
     orderSchema.index({ status: 1, pendingSince: 1, createdAt: -1, _id: -1 });
+    orderSchema.index({ emailKey: 1, createdAt: -1, _id: -1 });
     this.orders = conn.model<OrderDoc>('Order', orderSchema);
     const endpointSchema = new mongoose.Schema<WebhookEndpointDoc>(
       { _id: str, url: str, events: [String], description: optStr, secret: str, createdAt: str, deletedAt: { type: String, default: null } },
@@ -377,6 +383,7 @@ export class MongoQuoteStore implements QuoteStore {
         firstReplyAt: { type: String, default: null },
         customerName: str,
         customerEmail: str,
+        emailKey: optStr,
         emailDomain: optStr,
         customerPhone: optStr,
         country: optStr,
@@ -401,6 +408,8 @@ export class MongoQuoteStore implements QuoteStore {
     inboxSchema.index({ status: 1, kind: 1, assignee: 1, createdAt: -1, _id: -1 });
     // The expiry reminders: quoted requests by their last valid day.
     inboxSchema.index({ status: 1, validUntil: 1, _id: 1 });
+    // A buyer company's requests, newest first (issue 35).
+    inboxSchema.index({ emailKey: 1, createdAt: -1, _id: -1 });
     const eventSchema = new mongoose.Schema<EventDoc>(
       {
         _id: str,
@@ -428,6 +437,7 @@ export class MongoQuoteStore implements QuoteStore {
     const store = new MongoQuoteStore(conn);
     await Promise.all([store.quotes.init(), store.contacts.init(), store.outbox.init(), store.captchas.init(), store.challenges.init(), store.quotas.init(), store.claims.init(), store.inbox.init(), store.events.init(), store.links.init(), store.orders.init(), store.counters.init(), store.webhookEndpoints.init(), store.deliveries.init()]);
     await store.backfillInbox();
+    await store.backfillEmailKeys();
     return store;
   }
 
@@ -497,7 +507,7 @@ export class MongoQuoteStore implements QuoteStore {
   private async addInboxEntry(r: InboxRecord) {
     const { id, firstLine: _f, lineCount: _c, ...rest } = r;
     try {
-      await this.inbox.updateOne({ _id: id }, { $setOnInsert: { ...rest, search: inboxSearchText(r) } }, { upsert: true });
+      await this.inbox.updateOne({ _id: id }, { $setOnInsert: { ...rest, emailKey: r.customerEmail.toLowerCase(), search: inboxSearchText(r) } }, { upsert: true });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
@@ -514,6 +524,17 @@ export class MongoQuoteStore implements QuoteStore {
     for await (const c of this.contacts.find({}, { unqueuedMails: 0 }).lean().cursor()) {
       const { _id, ...rest } = c as ContactDoc;
       await this.addInboxEntry(inboxFromContact({ id: _id, ...rest } as ContactMessage));
+    }
+  }
+
+  /** Entries and orders stored before buyers' accounts get their lower-cased address (once; cheap afterwards). */
+  private async backfillEmailKeys() {
+    for (const model of [this.inbox, this.orders] as unknown as mongoose.Model<{ _id: string; customerEmail: string; emailKey?: string }>[]) {
+      for (;;) {
+        const docs = await model.find({ emailKey: null }, { customerEmail: 1 }).limit(1_000).lean(); // null: absent too, from the index
+        if (!docs.length) break;
+        await model.bulkWrite(docs.map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $set: { emailKey: d.customerEmail.toLowerCase() } } } })));
+      }
     }
   }
 
@@ -558,7 +579,7 @@ export class MongoQuoteStore implements QuoteStore {
     const { id, ...rest } = o;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.orders.create({ _id: id, ...rest, pendingSince: new Date(), search: orderSearchText(o) });
+        await this.orders.create({ _id: id, ...rest, emailKey: o.customerEmail.toLowerCase(), pendingSince: new Date(), search: orderSearchText(o) });
         return true;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
@@ -572,7 +593,7 @@ export class MongoQuoteStore implements QuoteStore {
   /** The order of a change that went through: no longer pending (a recovery finds it claimed, or claims it now). */
   private async insertOrder(o: OrderRecord) {
     const { id, ...rest } = o;
-    await this.orders.create({ _id: id, ...rest, pendingSince: null, search: orderSearchText(o) }).catch((err: unknown) => {
+    await this.orders.create({ _id: id, ...rest, emailKey: o.customerEmail.toLowerCase(), pendingSince: null, search: orderSearchText(o) }).catch((err: unknown) => {
       if (!isDuplicateKey(err)) throw err;
     });
     await this.orders.updateOne({ _id: id }, { $set: { pendingSince: null } });
@@ -649,6 +670,48 @@ export class MongoQuoteStore implements QuoteStore {
     ]);
     const counts = Object.fromEntries(ORDER_STATUSES.map((st) => [st, byStatus.find((r) => r._id === st)?.n ?? 0])) as Record<OrderStatus, number>;
     return { items: docs.map((d) => docToOrder(d as OrderDoc)), total: f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0), counts };
+  }
+
+  async listBuyerQuotes(emails: string[], status: InboxStatus | undefined, offset: number, limit: number) {
+    if (!emails.length) return { items: [], total: 0 };
+    const q: Record<string, unknown> = { emailKey: { $in: emails }, kind: 'quote', status: status ?? { $ne: 'spam' } };
+    const [docs, total] = await Promise.all([
+      this.inbox.find(q, { search: 0, unqueuedMails: 0, unrecordedEvents: 0 }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).lean(),
+      this.inbox.countDocuments(q),
+    ]);
+    return { items: docs.map((d) => docToRecord(d as unknown as InboxDoc)), total };
+  }
+
+  async listBuyerOrders(emails: string[], offset: number, limit: number) {
+    if (!emails.length) return { items: [], total: 0 };
+    const q = { emailKey: { $in: emails }, pendingSince: null };
+    const [docs, total] = await Promise.all([
+      this.orders.find(q, { search: 0, unqueuedMails: 0, unrecordedEvents: 0 }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).lean(),
+      this.orders.countDocuments(q),
+    ]);
+    return { items: docs.map((d) => docToOrder(d as OrderDoc)), total };
+  }
+
+  async anonymiseBuyer(email: string, replacement: { name: string; email: string }) {
+    const key = replacement.email.toLowerCase();
+    const domain = key.slice(key.indexOf('@') + 1);
+    const entries = await this.inbox.find({ emailKey: email }, { search: 0 }).lean();
+    for (const d of entries) {
+      const after = { ...docToRecord(d as unknown as InboxDoc), customerName: replacement.name, customerEmail: replacement.email, emailDomain: domain, customerPhone: '' };
+      await this.inbox.updateOne(
+        { _id: d._id },
+        { $set: { customerName: after.customerName, customerEmail: after.customerEmail, emailKey: key, emailDomain: domain, customerPhone: '', search: inboxSearchText(after) } },
+      );
+      await this.quotes.updateOne({ _id: d._id }, { $set: { customerName: replacement.name, customerEmail: replacement.email, customerPhone: '' } });
+      await this.contacts.updateOne({ _id: d._id }, { $set: { name: replacement.name, email: replacement.email, phone: '' } });
+    }
+    const orders = await this.orders.find({ emailKey: email }).lean();
+    for (const d of orders) {
+      const after = docToOrder({ ...(d as OrderDoc), customerName: replacement.name, customerEmail: replacement.email });
+      after.delivery = { ...after.delivery, contactName: '', contactPhone: '' };
+      await this.orders.updateOne({ _id: d._id }, { $set: { customerName: replacement.name, customerEmail: replacement.email, emailKey: key, delivery: after.delivery, search: orderSearchText(after) } });
+    }
+    return { requests: entries.length, orders: orders.length };
   }
 
   async getOrder(id: string): Promise<OrderRecord | null> {

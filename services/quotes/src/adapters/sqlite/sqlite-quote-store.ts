@@ -433,6 +433,9 @@ export class SqliteQuoteStore implements QuoteStore {
     addColumn('orders', 'po_document');
     addColumn('inbox', 'valid_until');
     this.db.exec('CREATE INDEX IF NOT EXISTS inbox_expiring ON inbox (status, valid_until)');
+    // A buyer company's requests and orders (issue 35), by address whatever its case.
+    this.db.exec('CREATE INDEX IF NOT EXISTS inbox_buyer ON inbox (lower(customer_email), created_at)');
+    this.db.exec('CREATE INDEX IF NOT EXISTS orders_buyer ON orders (lower(customer_email), created_at)');
     this.backfillInbox();
   }
 
@@ -920,6 +923,54 @@ export class SqliteQuoteStore implements QuoteStore {
     const byStatus = this.db.prepare(`SELECT status, count(*) AS n FROM orders ${c.sql} GROUP BY status`).all(...c.params) as { status: OrderStatus; n: number }[];
     const counts = Object.fromEntries(ORDER_STATUSES.map((st) => [st, byStatus.find((r) => r.status === st)?.n ?? 0])) as Record<OrderStatus, number>;
     return { items: rows.map(toOrder), total: f.status ? counts[f.status] : byStatus.reduce((sum, r) => sum + r.n, 0), counts };
+  }
+
+  async listBuyerQuotes(emails: string[], status: InboxStatus | undefined, offset: number, limit: number) {
+    if (!emails.length) return { items: [], total: 0 };
+    const marks = emails.map(() => '?').join(', ');
+    const where = `lower(customer_email) IN (${marks}) AND kind = 'quote' AND ${status ? 'status = ?' : "status != 'spam'"}`;
+    const params = status ? [...emails, status] : emails;
+    const rows = this.db.prepare(`SELECT * FROM inbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as InboxRow[];
+    const total = this.db.prepare(`SELECT count(*) FROM inbox WHERE ${where}`).pluck().get(...params) as number;
+    return { items: rows.map(toRecord), total };
+  }
+
+  async listBuyerOrders(emails: string[], offset: number, limit: number) {
+    if (!emails.length) return { items: [], total: 0 };
+    const where = `lower(customer_email) IN (${emails.map(() => '?').join(', ')})`;
+    const rows = this.db.prepare(`SELECT * FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...emails, limit, offset) as OrderRow[];
+    const total = this.db.prepare(`SELECT count(*) FROM orders WHERE ${where}`).pluck().get(...emails) as number;
+    return { items: rows.map(toOrder), total };
+  }
+
+  async anonymiseBuyer(email: string, replacement: { name: string; email: string }) {
+    return this.save(() => {
+      const entries = this.db.prepare('SELECT rowid AS rid, * FROM inbox WHERE lower(customer_email) = ?').all(email) as (InboxRow & { rid: number })[];
+      const words = this.db.prepare("INSERT INTO inbox_words (inbox_words, rowid, text) VALUES ('delete', ?, ?)");
+      const addWords = this.db.prepare('INSERT INTO inbox_words (rowid, text) VALUES (?, ?)');
+      const domain = replacement.email.slice(replacement.email.indexOf('@') + 1);
+      for (const e of entries) {
+        const before = toRecord(e);
+        const after = { ...before, customerName: replacement.name, customerEmail: replacement.email, emailDomain: domain, customerPhone: '' };
+        this.db
+          .prepare('UPDATE inbox SET customer_name = ?, customer_email = ?, email_domain = ?, customer_phone = ? WHERE id = ?')
+          .run(after.customerName, after.customerEmail, after.emailDomain, '', e.id);
+        // The word index is contentless: a row's words go by giving them back, then the new ones are added.
+        words.run(e.rid, inboxSearchText(before));
+        addWords.run(e.rid, inboxSearchText(after));
+        this.db.prepare('UPDATE quote_requests SET customer_name = ?, customer_email = ?, customer_phone = ? WHERE id = ?').run(replacement.name, replacement.email, '', e.id);
+        this.db.prepare('UPDATE contact_messages SET name = ?, email = ?, phone = ? WHERE id = ?').run(replacement.name, replacement.email, '', e.id);
+      }
+      const orders = this.db.prepare('SELECT * FROM orders WHERE lower(customer_email) = ?').all(email) as OrderRow[];
+      for (const o of orders) {
+        const after = toOrder({ ...o, customer_name: replacement.name, customer_email: replacement.email });
+        after.delivery = { ...after.delivery, contactName: '', contactPhone: '' };
+        this.db
+          .prepare('UPDATE orders SET customer_name = ?, customer_email = ?, delivery = ?, search = ? WHERE id = ?')
+          .run(replacement.name, replacement.email, JSON.stringify(after.delivery), orderSearchText(after), o.id);
+      }
+      return { requests: entries.length, orders: orders.length };
+    });
   }
 
   async getOrder(id: string): Promise<OrderRecord | null> {

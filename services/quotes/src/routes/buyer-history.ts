@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { Express } from 'express';
+import { z } from 'zod';
+import { route } from '@forgeline/service-kit/http';
+import { HttpError, parseInput } from '@forgeline/service-kit/errors';
+import { buyerOf, requireBuyerAssertion } from '@forgeline/service-kit/buyer-assertion';
+import type { BuyerActor } from '@forgeline/contracts/account';
+import {
+  AnonymiseBuyersRequestSchema,
+  BuyerHistoryQuerySchema,
+  type AnonymiseBuyersResponseSchema,
+  type BuyerOrderList,
+  type BuyerQuoteList,
+} from '@forgeline/contracts/buyer-history';
+import type { QuoteStore } from '../ports.ts';
+import { anonymousBuyer, buyerOrder, buyerQuote, buyerQuoteDetail } from '../domain/company-history.ts';
+import { hashQuoteToken, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from '../domain/quote-view.ts';
+
+const IdParams = z.object({ id: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters') });
+const pages = (total: number, page: number, limit: number) => ({ page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) });
+const belongs = (buyer: BuyerActor, email: string) => buyer.memberEmails.includes(email.toLowerCase());
+
+/**
+ * A signed-in buyer's own quote requests and orders (issue 35), behind the gateway's buyer assertion: those of the
+ * company's members' addresses only. Anything else, another company's included, is "not found": never data, and never
+ * a 403 that says it exists.
+ */
+export function addBuyerHistoryRoutes(app: Express, deps: { store: QuoteStore; serviceToken: string; quoteView: QuoteViewSettings }) {
+  const { store } = deps;
+  app.use('/api/account', requireBuyerAssertion(deps.serviceToken));
+
+  async function ownRequest(buyer: BuyerActor, id: string) {
+    const r = await store.getInbox(id);
+    if (!r || r.kind !== 'quote' || r.status === 'spam' || !belongs(buyer, r.customerEmail)) throw new HttpError(404, 'Quote request not found');
+    return r;
+  }
+
+  app.get(
+    '/api/account/quotes',
+    route(async (req, res) => {
+      const buyer = buyerOf(res);
+      const q = parseInput(BuyerHistoryQuerySchema, req.query, 'query');
+      const page = await store.listBuyerQuotes(buyer.memberEmails, q.status, (q.page - 1) * q.limit, q.limit);
+      const items = await Promise.all(
+        page.items.map(async (r) => {
+          const [history, order] = await Promise.all([store.inboxHistory(r.id), store.getOrderByQuote(r.id)]);
+          return buyerQuote(r, history, order, deps.quoteView);
+        }),
+      );
+      res.setHeader('cache-control', 'no-store');
+      res.json({ items, pagination: pages(page.total, q.page, q.limit) } satisfies BuyerQuoteList);
+    }),
+  );
+
+  app.get(
+    '/api/account/quotes/:id',
+    route(async (req, res) => {
+      const r = await ownRequest(buyerOf(res), parseInput(IdParams, req.params, 'params').id);
+      const [history, order] = await Promise.all([store.inboxHistory(r.id), store.getOrderByQuote(r.id)]);
+      res.setHeader('cache-control', 'no-store');
+      res.json(buyerQuoteDetail(r, history, order, deps.quoteView));
+    }),
+  );
+
+  // A fresh link to the request's quote page, as a reply mails one (only its hash is kept).
+  app.post(
+    '/api/account/quotes/:id/view-link',
+    route(async (req, res) => {
+      const r = await ownRequest(buyerOf(res), parseInput(IdParams, req.params, 'params').id);
+      if (!quoteVersions(await store.inboxHistory(r.id), deps.quoteView).length) throw new HttpError(409, 'This request has no quote yet: its page opens once the seller has replied with prices');
+      const token = newQuoteToken();
+      await store.saveQuoteLink({ tokenHash: hashQuoteToken(token), quoteId: r.id, createdAt: new Date().toISOString(), revokedAt: null });
+      res.setHeader('cache-control', 'no-store');
+      res.json({ url: quoteViewUrl(deps.quoteView, token) });
+    }),
+  );
+
+  app.get(
+    '/api/account/orders',
+    route(async (req, res) => {
+      const buyer = buyerOf(res);
+      const q = parseInput(BuyerHistoryQuerySchema.omit({ status: true }), req.query, 'query');
+      const page = await store.listBuyerOrders(buyer.memberEmails, (q.page - 1) * q.limit, q.limit);
+      res.setHeader('cache-control', 'no-store');
+      res.json({ items: page.items.map((o) => buyerOrder(o, false)), pagination: pages(page.total, q.page, q.limit) } satisfies BuyerOrderList);
+    }),
+  );
+
+  app.get(
+    '/api/account/orders/:id',
+    route(async (req, res) => {
+      const buyer = buyerOf(res);
+      const o = await store.getOrder(parseInput(IdParams, req.params, 'params').id);
+      if (!o || !belongs(buyer, o.customerEmail)) throw new HttpError(404, 'Order not found');
+      res.setHeader('cache-control', 'no-store');
+      res.json(buyerOrder(o, true));
+    }),
+  );
+
+  // The gateway's step before a buyer's account or company is deleted: the people out of the records, which stay.
+  app.post(
+    '/internal/buyers/anonymise',
+    route(async (req, res) => {
+      const { emails } = parseInput(AnonymiseBuyersRequestSchema, req.body, 'body');
+      const done = { requests: 0, orders: 0 };
+      for (const email of new Set(emails.map((e) => e.toLowerCase()))) {
+        const n = await store.anonymiseBuyer(email, anonymousBuyer(randomUUID().slice(0, 12)));
+        done.requests += n.requests;
+        done.orders += n.orders;
+      }
+      req.log.info({ addresses: emails.length, ...done }, 'buyer records anonymised');
+      res.json(done satisfies z.infer<typeof AnonymiseBuyersResponseSchema>);
+    }),
+  );
+}
