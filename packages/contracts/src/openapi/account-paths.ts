@@ -172,15 +172,15 @@ export const accountHistoryPaths: Paths = {
     ),
   },
   '/api/account/quotes/{id}': {
-    get: op('getBuyerQuote', "One of the company's requests with its lines (the latest version's, else those asked): what a reorder copies", { 200: json(BuyerQuoteDetailSchema, 'The request'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's requests"]) }, { parameters: parameters(IdPath, 'path') }),
+    get: op('getCompanyQuote', "One of the company's requests with its lines (the latest version's, else those asked): what a reorder copies", { 200: json(BuyerQuoteDetailSchema, 'The request'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's requests"]) }, { parameters: parameters(IdPath, 'path') }),
   },
   '/api/account/quotes/{id}/view-link': {
-    post: op('getBuyerQuoteLink', "A fresh link to the request's quote page", { 200: json(BuyerViewLinkSchema, 'The link'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's requests"], [409, 'No priced reply yet']) }, { parameters: parameters(IdPath, 'path') }),
+    post: op('getCompanyQuoteLink', "A fresh link to the request's quote page", { 200: json(BuyerViewLinkSchema, 'The link'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's requests"], [409, 'No priced reply yet']) }, { parameters: parameters(IdPath, 'path') }),
   },
   '/api/account/orders': {
-    get: op('getBuyerOrders', "The company's orders, newest first: status, PO, shipping and tracking", { 200: json(BuyerOrderListSchema, 'A page of orders'), ...errors(400, ...ACCOUNT_ERRORS) }, { parameters: parameters(BuyerHistoryQuerySchema.omit({ status: true }), 'query') }),
+    get: op('getCompanyOrders', "The company's orders, newest first: status, PO, shipping and tracking", { 200: json(BuyerOrderListSchema, 'A page of orders'), ...errors(400, ...ACCOUNT_ERRORS) }, { parameters: parameters(BuyerHistoryQuerySchema.omit({ status: true }), 'query') }),
   },
   '/api/account/orders/{id}': {
-    get: op('getBuyerOrder', "One of the company's orders with its lines", { 200: json(BuyerOrderSchema, 'The order'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's orders"]) }, { parameters: parameters(IdPath, 'path') }),
+    get: op('getCompanyOrder', "One of the company's orders with its lines", { 200: json(BuyerOrderSchema, 'The order'), ...errors(400, ...ACCOUNT_ERRORS, [404, "Not one of your company's orders"]) }, { parameters: parameters(IdPath, 'path') }),
   },
 };
