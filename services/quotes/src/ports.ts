@@ -101,6 +101,13 @@ export interface OrderRecord {
   version: number;
 }
 
+/** A buyer's request with what its row shows: its history (the priced versions) and its order, read for the page at once. */
+export interface BuyerQuoteRecord {
+  record: InboxRecord;
+  history: InboxEvent[];
+  order: OrderRecord | null;
+}
+
 /** The orders list's filters, normalised by the app: dates as ISO instants, `to` exclusive. */
 export interface OrderFilter {
   status?: OrderStatus;
@@ -324,7 +331,7 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
    * A buyer company's own (issue 35): the quote requests whose address is one of `emails` (lower-case; addresses are
    * compared whatever their case), spam left out, newest first; and its orders.
    */
-  listBuyerQuotes(emails: string[], status: InboxStatus | undefined, offset: number, limit: number): Promise<{ items: InboxRecord[]; total: number }>;
+  listBuyerQuotes(emails: string[], status: InboxStatus | undefined, offset: number, limit: number): Promise<{ items: BuyerQuoteRecord[]; total: number }>;
   listBuyerOrders(emails: string[], offset: number, limit: number): Promise<{ items: OrderRecord[]; total: number }>;
   /** Takes a person out of their requests and orders, which stay (the seller's records): name, address, phone, contact. */
   anonymiseBuyer(email: string, replacement: { name: string; email: string }): Promise<{ requests: number; orders: number }>;

@@ -41,12 +41,7 @@ export function addBuyerHistoryRoutes(app: Express, deps: { store: QuoteStore; s
       const buyer = buyerOf(res);
       const q = parseInput(BuyerHistoryQuerySchema, req.query, 'query');
       const page = await store.listBuyerQuotes(buyer.memberEmails, q.status, (q.page - 1) * q.limit, q.limit);
-      const items = await Promise.all(
-        page.items.map(async (r) => {
-          const [history, order] = await Promise.all([store.inboxHistory(r.id), store.getOrderByQuote(r.id)]);
-          return buyerQuote(r, history, order, deps.quoteView);
-        }),
-      );
+      const items = page.items.map((q) => buyerQuote(q.record, q.history, q.order, deps.quoteView));
       res.setHeader('cache-control', 'no-store');
       res.json({ items, pagination: pages(page.total, q.page, q.limit) } satisfies BuyerQuoteList);
     }),

@@ -168,6 +168,17 @@ const escapeRegex = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 const anyStatus = () => ({ $in: [...INBOX_STATUSES] }); // a new one each time: mongoose casts a filter in place
 
+const docToEvent = ({ at, actor, type, from, to, text, reply, buyer }: EventDoc): InboxEvent => ({
+  at,
+  actor,
+  type,
+  from: from ?? null,
+  to: to ?? null,
+  text: text ?? null,
+  reply: reply ?? null,
+  ...(buyer ? { buyer } : {}),
+});
+
 function docToRecord(d: InboxDoc): InboxRecord {
   const { _id, search: _s, emailKey: _k, unqueuedMails: _m, unrecordedEvents: _e, unsavedOrder: _o, lostReason: _l, validUntil: _v, ...rest } = d as InboxDoc & { _id: string };
   const lines = rest.lines ?? [];
@@ -679,7 +690,17 @@ export class MongoQuoteStore implements QuoteStore {
       this.inbox.find(q, { search: 0, unqueuedMails: 0, unrecordedEvents: 0 }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).lean(),
       this.inbox.countDocuments(q),
     ]);
-    return { items: docs.map((d) => docToRecord(d as unknown as InboxDoc)), total };
+    const ids = docs.map((d) => d._id);
+    const [events, orders] = await Promise.all([
+      this.events.find({ itemId: { $in: ids } }).sort({ itemId: 1, _id: 1 }).lean(),
+      this.orders.find({ quoteId: { $in: ids }, pendingSince: null }, { search: 0 }).lean(),
+    ]);
+    const items = docs.map((d) => ({
+      record: docToRecord(d as unknown as InboxDoc),
+      history: events.filter((e) => e.itemId === d._id).map(docToEvent),
+      order: ((o) => (o ? docToOrder(o as OrderDoc) : null))(orders.find((o) => o.quoteId === d._id)),
+    }));
+    return { items, total };
   }
 
   async listBuyerOrders(emails: string[], offset: number, limit: number) {
@@ -874,16 +895,7 @@ export class MongoQuoteStore implements QuoteStore {
 
   async inboxHistory(id: string): Promise<InboxEvent[]> {
     const docs = await this.events.find({ itemId: id }).sort({ _id: 1 }).lean();
-    return docs.map(({ at, actor, type, from, to, text, reply, buyer }) => ({
-      at,
-      actor,
-      type,
-      from: from ?? null,
-      to: to ?? null,
-      text: text ?? null,
-      reply: reply ?? null,
-      ...(buyer ? { buyer } : {}),
-    }));
+    return docs.map(docToEvent);
   }
 
   /**

@@ -322,6 +322,17 @@ function toRecord(r: InboxRow): InboxRecord {
   };
 }
 
+const toEvent = (r: EventRow): InboxEvent => ({
+  at: r.at,
+  actor: r.actor,
+  type: r.type,
+  from: r.from_value,
+  to: r.to_value,
+  text: r.text,
+  reply: r.reply ? (JSON.parse(r.reply) as InboxEvent['reply']) : null,
+  ...(r.buyer ? { buyer: JSON.parse(r.buyer) as InboxEvent['buyer'] } : {}),
+});
+
 const toItem = (r: InboxRow): InboxItem => {
   const { lines: _l, customerPhone: _p, message: _m, ...item } = toRecord(r);
   return item;
@@ -434,8 +445,9 @@ export class SqliteQuoteStore implements QuoteStore {
     addColumn('inbox', 'valid_until');
     this.db.exec('CREATE INDEX IF NOT EXISTS inbox_expiring ON inbox (status, valid_until)');
     // A buyer company's requests and orders (issue 35), by address whatever its case.
-    this.db.exec('CREATE INDEX IF NOT EXISTS inbox_buyer ON inbox (lower(customer_email), created_at)');
-    this.db.exec('CREATE INDEX IF NOT EXISTS orders_buyer ON orders (lower(customer_email), created_at)');
+    // Covering the list's filter and order, so a page is sorted from the index alone and only its rows are read.
+    this.db.exec('CREATE INDEX IF NOT EXISTS inbox_by_buyer ON inbox (lower(customer_email), created_at, id, kind, status)');
+    this.db.exec('CREATE INDEX IF NOT EXISTS orders_by_buyer ON orders (lower(customer_email), created_at, id)');
     this.backfillInbox();
   }
 
@@ -819,16 +831,7 @@ export class SqliteQuoteStore implements QuoteStore {
 
   async inboxHistory(id: string): Promise<InboxEvent[]> {
     const rows = this.db.prepare('SELECT * FROM inbox_events WHERE item_id = ? ORDER BY seq').all(id) as EventRow[];
-    return rows.map((r) => ({
-      at: r.at,
-      actor: r.actor,
-      type: r.type,
-      from: r.from_value,
-      to: r.to_value,
-      text: r.text,
-      reply: r.reply ? (JSON.parse(r.reply) as InboxEvent['reply']) : null,
-      ...(r.buyer ? { buyer: JSON.parse(r.buyer) as InboxEvent['buyer'] } : {}),
-    }));
+    return rows.map(toEvent);
   }
 
   async updateInbox(id: string, expectedVersion: number, change: InboxChange): Promise<InboxRecord | 'conflict' | null> {
@@ -930,16 +933,29 @@ export class SqliteQuoteStore implements QuoteStore {
     const marks = emails.map(() => '?').join(', ');
     const where = `lower(customer_email) IN (${marks}) AND kind = 'quote' AND ${status ? 'status = ?' : "status != 'spam'"}`;
     const params = status ? [...emails, status] : emails;
-    const rows = this.db.prepare(`SELECT * FROM inbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as InboxRow[];
-    const total = this.db.prepare(`SELECT count(*) FROM inbox WHERE ${where}`).pluck().get(...params) as number;
-    return { items: rows.map(toRecord), total };
+    // By the address index (the planner otherwise takes inbox_kind: every quote of the shop, sorted): the page's ids
+    // from the index alone, then those rows.
+    const page = `SELECT id FROM inbox INDEXED BY inbox_by_buyer WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare(`SELECT * FROM inbox WHERE id IN (${page}) ORDER BY created_at DESC, id DESC`).all(...params, limit, offset) as InboxRow[];
+    const total = this.db.prepare(`SELECT count(*) FROM inbox INDEXED BY inbox_by_buyer WHERE ${where}`).pluck().get(...params) as number;
+    const ids = rows.map((r) => r.id);
+    const marksOf = ids.map(() => '?').join(', ');
+    const events = ids.length ? (this.db.prepare(`SELECT * FROM inbox_events WHERE item_id IN (${marksOf}) ORDER BY seq`).all(...ids) as (EventRow & { item_id: string })[]) : [];
+    const orders = ids.length ? (this.db.prepare(`SELECT * FROM orders WHERE quote_id IN (${marksOf})`).all(...ids) as OrderRow[]) : [];
+    const items = rows.map((r) => ({
+      record: toRecord(r),
+      history: events.filter((e) => e.item_id === r.id).map(toEvent),
+      order: ((o) => (o ? toOrder(o) : null))(orders.find((o) => o.quote_id === r.id)),
+    }));
+    return { items, total };
   }
 
   async listBuyerOrders(emails: string[], offset: number, limit: number) {
     if (!emails.length) return { items: [], total: 0 };
     const where = `lower(customer_email) IN (${emails.map(() => '?').join(', ')})`;
-    const rows = this.db.prepare(`SELECT * FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...emails, limit, offset) as OrderRow[];
-    const total = this.db.prepare(`SELECT count(*) FROM orders WHERE ${where}`).pluck().get(...emails) as number;
+    const page = `SELECT id FROM orders INDEXED BY orders_by_buyer WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare(`SELECT * FROM orders WHERE id IN (${page}) ORDER BY created_at DESC, id DESC`).all(...emails, limit, offset) as OrderRow[];
+    const total = this.db.prepare(`SELECT count(*) FROM orders INDEXED BY orders_by_buyer WHERE ${where}`).pluck().get(...emails) as number;
     return { items: rows.map(toOrder), total };
   }
 
