@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/common';
 import { readCookie } from '@forgeline/contracts/admin-access';
 import { BUYER_ASSERTION_HEADER, BuyerActorSchema, buyerCookieName, type BuyerActor } from '@forgeline/contracts/account';
-import { AnonymiseBuyersResponseSchema } from '@forgeline/contracts/buyer-history';
+import { AnonymiseBuyersResponseSchema, BuyerExportSchema } from '@forgeline/contracts/buyer-history';
 import { signBuyerAssertion } from '@forgeline/service-kit/buyer-assertion';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { matchRoute } from './routes.ts';
@@ -38,6 +38,7 @@ const ERASING = new Set(['/api/account', '/api/account/company']);
  *  - a route of another service than auth (the buyer's quotes and orders) gets the buyer's assertion: the gateway asks
  *    auth who the cookie's session is (no cache: a sign-out counts at once) and signs who, which company and its
  *    members' addresses; a client's own assertion is always dropped;
+ *  - "download my data" joins the account's data (auth) and the buyer's own requests and orders (quotes) in one file;
  *  - deleting an account or a company first has auth check it would go through, then has the quotes service anonymise
  *    the person's (or every member's) requests and orders, and only then lets auth delete: nothing is deleted when the
  *    quotes service cannot do its part (503), and the check spares a buyer an anonymised history when auth would refuse.
@@ -110,6 +111,25 @@ export function createBuyerAuth(opts: BuyerAuthOptions): RequestHandler {
     return false;
   }
 
+  /**
+   * "Download my data": the account's part (auth, with the buyer's cookie) and the buyer's own requests and orders
+   * (quotes), as one JSON file. Either failing is a 503: never half of someone's data presented as all of it.
+   */
+  async function exportData(req: Request, buyer: BuyerActor): Promise<{ status: number; body: unknown }> {
+    const [account, records] = await Promise.all([
+      auth.fetch('/api/account/export', { headers: { cookie: req.header('cookie') ?? '', ...internalHeaders(req) }, signal: AbortSignal.timeout(timeoutMs) }),
+      quotes.fetch('/internal/buyers/export', { method: 'POST', idempotent: true, headers: internalHeaders(req), body: JSON.stringify({ email: buyer.email }), signal: AbortSignal.timeout(timeoutMs * 4) }),
+    ]);
+    const accountBody = (await account.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!account.ok || !accountBody) return { status: account.status >= 500 || !accountBody ? 503 : account.status, body: accountBody ?? unavailable };
+    const parsed = BuyerExportSchema.safeParse(await records.json().catch(() => null));
+    if (!records.ok || !parsed.success) {
+      logger.error({ requestId: idOf(req), status: records.status }, 'buyer export: the quotes service did not answer');
+      return { status: 503, body: { message: 'Your data could not be put together right now. Please try again shortly.' } };
+    }
+    return { status: 200, body: { ...accountBody, ...parsed.data } };
+  }
+
   return async (req, res, next) => {
     delete req.headers[BUYER_ASSERTION_HEADER];
     const path = (req.originalUrl.split('?')[0] ?? '').replace(/\/+$/, '') || '/';
@@ -122,11 +142,23 @@ export function createBuyerAuth(opts: BuyerAuthOptions): RequestHandler {
     const rule = matchRoute(path);
     // As the services' router reads it (case-insensitive, %-decoded), so no spelling of a deletion skips the anonymising.
     const erasing = req.method === 'DELETE' && ERASING.has(routerPath(path));
-    if (!rule?.buyer && !erasing) return next();
+    const exporting = (req.method === 'GET' || req.method === 'HEAD') && routerPath(path) === '/api/account/export';
+    if (!rule?.buyer && !erasing && !exporting) return next();
     if (!token) return refuse({ status: 401, message: 'Sign in to your account first' });
 
     const buyer = await identify(req, token);
     if ('message' in buyer) return refuse(buyer);
+    if (exporting) {
+      try {
+        const out = await exportData(req, buyer);
+        res.setHeader('cache-control', 'no-store');
+        if (out.status === 200) res.setHeader('content-disposition', 'attachment; filename="forgeline-account.json"');
+        return void res.status(out.status).json({ ...(out.body as object), ...(out.status === 200 ? {} : { requestId: idOf(req) }) });
+      } catch (err) {
+        logger.error({ requestId: idOf(req), err: (err as Error).message }, 'buyer export failed');
+        return refuse({ status: 503, message: 'Your data could not be put together right now. Please try again shortly.' });
+      }
+    }
     if (erasing) {
       try {
         const refused = await deletionRefused(req, path);

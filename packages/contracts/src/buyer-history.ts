@@ -73,3 +73,11 @@ export const BuyerViewLinkSchema = z.object({ url: z.string() });
 /** POST /internal/buyers/anonymise { emails }: the person's details taken out of their requests and orders (kept). */
 export const AnonymiseBuyersRequestSchema = z.object({ emails: z.array(z.string().min(3).max(254)).min(1).max(200) });
 export const AnonymiseBuyersResponseSchema = z.object({ requests: z.number().int(), orders: z.number().int() });
+
+/** POST /internal/buyers/export { email }: one buyer's own requests and orders, for their data download (the gateway adds them to the account's). */
+export const ExportBuyerRequestSchema = z.object({ email: z.string().min(3).max(254) });
+export const BuyerExportSchema = z.object({
+  quoteRequests: z.array(BuyerQuoteDetailSchema.extend({ customerName: z.string(), customerPhone: z.string(), country: z.string(), message: z.string() })),
+  orders: z.array(BuyerOrderSchema),
+});
+export type BuyerExport = z.infer<typeof BuyerExportSchema>;

@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
@@ -117,12 +117,14 @@ export function createApp(
   const app = createServiceApp({
     name: 'auth',
     logger,
-    // A saved parts list of 200 lines, each with what its card showed.
-    jsonLimit: '1mb',
+    jsonLimit: false,
     ready: () => store.ping(),
     // The sign-in routes are how a session is obtained; every other admin route needs the gateway's word.
     adminGuard: { serviceToken: deps.serviceToken, open: isSignInRoute },
   });
+  // A saved parts list of 200 lines, each with what its card showed, gets room; every other body the usual 100 kB.
+  app.use('/api/account/lists', express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: '100kb' }));
   const cookieName = sessionCookieName(deps.secureCookies);
   const cookieOptions = { httpOnly: true, secure: deps.secureCookies, sameSite: 'strict', path: '/' } as const;
 

@@ -8,7 +8,9 @@ import type { BuyerActor } from '@forgeline/contracts/account';
 import {
   AnonymiseBuyersRequestSchema,
   BuyerHistoryQuerySchema,
+  ExportBuyerRequestSchema,
   type AnonymiseBuyersResponseSchema,
+  type BuyerExport,
   type BuyerOrderList,
   type BuyerQuoteList,
 } from '@forgeline/contracts/buyer-history';
@@ -16,6 +18,8 @@ import type { QuoteStore } from '../ports.ts';
 import { anonymousBuyer, buyerOrder, buyerQuote, buyerQuoteDetail } from '../domain/company-history.ts';
 import { hashQuoteToken, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from '../domain/quote-view.ts';
 
+/** The most requests (and orders) one export holds: years of a busy buyer's. */
+const EXPORT_MAX = 10_000;
 const IdParams = z.object({ id: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters') });
 const pages = (total: number, page: number, limit: number) => ({ page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) });
 const belongs = (buyer: BuyerActor, email: string) => buyer.memberEmails.includes(email.toLowerCase());
@@ -89,6 +93,26 @@ export function addBuyerHistoryRoutes(app: Express, deps: { store: QuoteStore; s
       if (!o || !belongs(buyer, o.customerEmail)) throw new HttpError(404, 'Order not found');
       res.setHeader('cache-control', 'no-store');
       res.json(buyerOrder(o, true));
+    }),
+  );
+
+  // A buyer's own requests and orders (their address only), for the data download the gateway puts together.
+  app.post(
+    '/internal/buyers/export',
+    route(async (req, res) => {
+      const email = parseInput(ExportBuyerRequestSchema, req.body, 'body').email.toLowerCase();
+      const [quotes, orders] = await Promise.all([store.listBuyerQuotes([email], undefined, 0, EXPORT_MAX), store.listBuyerOrders([email], 0, EXPORT_MAX)]);
+      const out: BuyerExport = {
+        quoteRequests: quotes.items.map((q) => ({
+          ...buyerQuoteDetail(q.record, q.history, q.order, deps.quoteView),
+          customerName: q.record.customerName,
+          customerPhone: q.record.customerPhone,
+          country: q.record.country,
+          message: q.record.message,
+        })),
+        orders: orders.items.map((o) => buyerOrder(o, true)),
+      };
+      res.json(out);
     }),
   );
 
