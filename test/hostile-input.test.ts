@@ -89,6 +89,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/api/testimonials' },
   { method: 'POST', path: '/api/parts/match', body: 'json' },
   { method: 'POST', path: '/api/parts/match', body: 'multipart' },
+  { method: 'POST', path: '/api/products/lookup', body: 'json' }, // a reorder's parts by id or SKU (issue 35)
   { method: 'GET', path: '/api/captcha' },
   { method: 'POST', path: '/api/quote-requests', body: 'json' },
   { method: 'POST', path: '/api/contact', body: 'json' },
@@ -145,7 +146,6 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'POST', path: '/api/account/quotes/:x/view-link' },
   { method: 'GET', path: '/api/account/orders' },
   { method: 'GET', path: '/api/account/orders/:x' },
-  { method: 'POST', path: '/api/products/lookup', body: 'json' },
   { method: 'GET', path: '/api/admin/buyer-accounts/lookup' },
   // Admin API (logout is left out: it would end the session the rest run with).
   { method: 'GET', path: '/api/admin/products' },
@@ -249,10 +249,10 @@ function escape(s: string): string {
 }
 const urlForm = fc.constantFrom<'escaped' | 'raw' | 'double'>('escaped', 'escaped', 'escaped', 'raw', 'double');
 
-const QUERY_NAMES = ['search', 'limit', 'offset', 'page', 'category', 'brand', 'make', 'model', 'serial', 'sort', 'dryRun', 'missing', 'state', 'status', 'cursor', 'from', 'to', 'actor', 'action', 'code', 'q', 'quote', 'limit[]', 'search[$ne]', '__proto__[polluted]', 'constructor[prototype][polluted]'];
+const QUERY_NAMES = ['search', 'limit', 'offset', 'page', 'category', 'brand', 'make', 'model', 'serial', 'machines', 'sort', 'dryRun', 'missing', 'state', 'status', 'cursor', 'from', 'to', 'actor', 'action', 'code', 'q', 'quote', 'limit[]', 'search[$ne]', '__proto__[polluted]', 'constructor[prototype][polluted]'];
 const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_NAMES), text), text, urlForm), { maxLength: 6 });
 
-const FIELDS = ['email', 'sessionId', 'otp', 'name', 'company', 'phone', 'message', 'productId', 'items', 'lines', 'text', 'captchaToken', 'captchaAnswer', 'sku', 'partNumber', 'price', 'inStock', 'tags', 'specifications', 'images', 'replaces', 'crossReferences', 'fits', 'status', 'assignee', 'note', 'body', 'scopes', 'skus', '__proto__', 'constructor'];
+const FIELDS = ['email', 'sessionId', 'otp', 'name', 'company', 'phone', 'message', 'productId', 'items', 'lines', 'text', 'captchaToken', 'captchaAnswer', 'sku', 'partNumber', 'price', 'inStock', 'tags', 'specifications', 'images', 'replaces', 'crossReferences', 'fits', 'status', 'assignee', 'note', 'body', 'scopes', 'ids', 'skus', '__proto__', 'constructor'];
 const jsonBody = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
   fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(text, fc.jsonValue({ maxDepth: 3 })), { maxKeys: 8 }).map((o) => JSON.stringify(o)),
@@ -649,6 +649,37 @@ describe('admin and internal paths, however they are spelled', () => {
     await expectAllUp();
   });
 
+  it("a buyer's data download holds the account and their requests; deleting the account keeps the request, anonymised", async () => {
+    const email = `leaver-${Date.now()}@iso-c.example`;
+    const cookie = `fl_buyer=${await signInBuyer(stack.url, stack.dataDir, email)}`;
+    const same = { Origin: `http://127.0.0.1:${gatewayPort}` };
+    const product = ((await (await fetch(`${stack.url}/api/products?search=filter&limit=1`)).json()) as { products: { id: string }[] }).products[0]!;
+    const asked = await fetch(`${stack.url}/api/quote-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ productId: product.id, customerName: 'Leaving Buyer', customerEmail: email, customerCountry: 'Chile', quantity: 2 }),
+    });
+    const id = ((await asked.json()) as { id: string }).id;
+    await fetch(`${stack.url}/api/account/fleet`, { method: 'POST', headers: { cookie, ...same, 'content-type': 'application/json' }, body: JSON.stringify({ unitName: 'Loader 9', make: 'Volvo', model: 'L90' }) });
+
+    const exported = await fetch(`${stack.url}/api/account/export`, { headers: { cookie } });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/attachment/);
+    const data = (await exported.json()) as { you: { email: string }; fleet: { unitName: string }[]; quoteRequests: { id: string; customerName: string }[]; orders: unknown[] };
+    expect(data.you.email).toBe(email);
+    expect(data.fleet.map((u) => u.unitName)).toEqual(['Loader 9']);
+    expect(data.quoteRequests.map((q) => [q.id, q.customerName])).toEqual([[id, 'Leaving Buyer']]);
+
+    const deleted = await fetch(`${stack.url}/api/account`, { method: 'DELETE', headers: { cookie, ...same } });
+    expect(deleted.status, await deleted.clone().text()).toBe(200);
+    expect((await fetch(`${stack.url}/api/account/session`, { headers: { cookie } })).status).toBe(401);
+    const kept = (await (await fetch(`${stack.url}/api/admin/quotes/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { customerName: string; customerEmail: string; lines: unknown[] };
+    expect(kept.customerName).toBe('Deleted buyer');
+    expect(kept.customerEmail).toMatch(/@deleted\.invalid$/);
+    expect(kept.lines).toHaveLength(1);
+    await expectAllUp();
+  });
+
   it('straight to each service: 401 or 404', async () => {
     const ports = Object.values(stack.serviceUrls).map((u) => Number(new URL(u).port));
     await fc.assert(
@@ -747,6 +778,51 @@ describe('hostile input the generator found', () => {
         httpRequest('POST', route, [['Host', at()], ['Authorization', `Bearer ${token}`], ['Content-Type', 'multipart/form-data; boundary=b']], cut),
       );
       expect(answer.status, `${route}: ${answer.text.slice(-200)}`).toBe(400);
+    }
+    await expectAllUp();
+  });
+});
+
+describe("a buyer's fleet filter and the reorder lookup at their limits", () => {
+  const at = () => `127.0.0.1:${gatewayPort}`;
+  const get = (target: string) => rawRequest(gatewayPort, httpRequest('GET', target, [['Host', at()], ['Accept', 'application/json']]));
+  const lookup = (body: string) =>
+    rawRequest(gatewayPort, httpRequest('POST', '/api/products/lookup', [['Host', at()], ['Content-Type', 'application/json']], body));
+
+  it('machines: as many as allowed, one more, hostile entries and a request line past the limit: 200, 400 or 431, never a 5xx', async () => {
+    const list = (entries: string[]) => `/api/products?category=x&machines=${escape(entries.join(','))}`;
+    const cases: [string, number[]][] = [
+      [`/api/catalog/products?machines=${encodeURIComponent(Array.from({ length: 100 }, (_, i) => `make-${i}~model-${i}~S${i}`).join(','))}`, [200]],
+      [list(Array.from({ length: 101 }, () => 'a~b')), [400]],
+      [list(NASTY.slice(0, 30)), [400]],
+      [list(NASTY.slice(10, 40).map((n) => `a~b~${n}`)), [400, 404]], // serials are free text: a 404 for the unknown category
+      [list(['~', ',', '~~~', 'a~~b', `a~${'b'.repeat(121)}`]), [400]],
+      [`/api/products?category=x&machines=${encodeURIComponent('a~b')}&machines=${encodeURIComponent('c~d')}`, [400]],
+      [list(Array.from({ length: 100 }, () => `${'m'.repeat(120)}~${'n'.repeat(120)}`)), [431]],
+    ];
+    for (const [target, statuses] of cases) {
+      const answer = await get(target);
+      expect(statuses, `${target.slice(0, 120)}: ${answer.status} ${answer.text.slice(-200)}`).toContain(answer.status);
+    }
+    await expectAllUp();
+  });
+
+  it('the lookup: 200 ids, too many, operators, nesting and wrong types are a 200 or a 400, never a 5xx', async () => {
+    const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const cases: [string, number][] = [
+      [JSON.stringify({ ids: Array.from({ length: 100 }, (_, i) => uuid(i)), skus: Array.from({ length: 100 }, (_, i) => `SKU-${i}`) }), 200],
+      [JSON.stringify({ ids: Array.from({ length: 1_000 }, (_, i) => uuid(i)) }), 400],
+      [JSON.stringify({ ids: Array.from({ length: 10_000 }, (_, i) => uuid(i)) }), 413],
+      [JSON.stringify({ skus: [{ $ne: '' }], ids: [{ $gt: '' }] }), 400],
+      [JSON.stringify({ skus: NASTY.filter((n) => n.trim() && n.length <= 80) }), 200],
+      [JSON.stringify({ ids: NASTY }), 400],
+      [`{"__proto__":{"ids":["${uuid(1)}"]},"constructor":{"prototype":{"skus":["x"]}}}`, 400],
+      [`{"skus":${'['.repeat(5_000)}${']'.repeat(5_000)}}`, 400],
+      ['"ids"', 400],
+    ];
+    for (const [body, status] of cases) {
+      const answer = await lookup(body);
+      expect(answer.status, `${body.slice(0, 80)}: ${answer.text.slice(-200)}`).toBe(status);
     }
     await expectAllUp();
   });

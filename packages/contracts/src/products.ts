@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_OFFSET, MAX_PAGE_LIMIT, PaginationSchema, queryInt, queryText } from './common.ts';
+import { MAX_OFFSET, MAX_PAGE_LIMIT, MAX_QUERY_LENGTH, PaginationSchema, queryInt, queryText } from './common.ts';
+import { slugify } from './slug.ts';
 
 /** Another maker's number for the same part (an OEM's, an aftermarket maker's). */
 export const CrossReferenceSchema = z.object({ brand: z.string(), partNumber: z.string() });
@@ -91,16 +92,82 @@ export const ProductSummarySchema = ProductSchema.pick({
   brand: true,
   partNumber: true,
   slug: true,
-}).extend({ matches: z.array(SearchMatchSchema).optional(), match: AltCodeMatchSchema.optional() });
+}).extend({
+  matches: z.array(SearchMatchSchema).optional(),
+  match: AltCodeMatchSchema.optional(),
+  /** In an answer narrowed by `machines` only: the indices (into `machines`, as given) of the machines the part fits. */
+  fitsMachines: z.array(z.number().int()).optional(),
+});
 export type ProductSummary = z.infer<typeof ProductSummarySchema>;
 
-/** make, model and serial: narrow a listing, the gallery or a search to parts that fit one machine. */
+/** The most machines one `machines` filter lists. */
+export const MAX_FLEET_MACHINES = 100;
+/**
+ * The longest `machines` filter, in characters: 100 machines as slugs with serials (~50 characters each) fit, and even
+ * percent-encoded three times over it stays inside the 16 kB a request's line and headers may take (a longer line is
+ * cut off with 431 before it is read).
+ */
+export const MAX_FLEET_PARAM_CHARS = 5_000;
+
+/** One machine of a `machines` filter: make and model as the single filter takes them (names or slugs), serial optional. */
+export interface FleetMachine {
+  make: string;
+  model: string;
+  serial?: string;
+}
+
+const FLEET_ENTRY = 'must be make~model or make~model~serial (make and model as /api/fitment/makes and /models name them, or their slugs)';
+
+/**
+ * `machines`: a buyer's fleet, comma-separated `make~model` or `make~model~serial` entries. Each part of an entry is
+ * what make, model and serial take (at most 120 characters); a bad entry is named by its index (`machines.2`).
+ * Empty: no filter.
+ */
+const fleetParam = z
+  .string()
+  .trim()
+  .max(MAX_FLEET_PARAM_CHARS, `must be at most ${MAX_FLEET_PARAM_CHARS.toLocaleString('en-US')} characters (send makes and models as slugs)`)
+  .transform((text, ctx): FleetMachine[] | undefined => {
+    if (!text) return undefined;
+    const entries = text.split(',');
+    if (entries.length > MAX_FLEET_MACHINES) {
+      ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_FLEET_MACHINES} machines`, input: text });
+      return z.NEVER;
+    }
+    const fleet: FleetMachine[] = [];
+    entries.forEach((entry, i) => {
+      const [make = '', model = '', serial, ...rest] = entry.split('~').map((s) => s.trim());
+      const tooLong = [make, model, serial ?? ''].some((s) => s.length > MAX_QUERY_LENGTH);
+      if (rest.length || !slugify(make) || !slugify(model) || tooLong) {
+        ctx.addIssue({ code: 'custom', path: [i], input: entry, message: tooLong ? `has a part over ${MAX_QUERY_LENGTH} characters` : FLEET_ENTRY });
+        return;
+      }
+      fleet.push({ make, model, ...(serial ? { serial } : {}) });
+    });
+    return fleet;
+  })
+  .optional();
+
+/**
+ * make, model and serial: narrow a listing, the gallery or a search to parts that fit one machine; or `machines`, to
+ * the parts that fit any machine of a fleet (each part then says which: `fitsMachines`). Not both: the query schemas
+ * that spread these fields check that with `oneMachineFilter`.
+ */
 export const MachineFilterSchema = z.object({
   make: queryText.optional(),
   model: queryText.optional(),
   serial: queryText.optional(),
+  machines: fleetParam.describe(
+    `A fleet: up to ${MAX_FLEET_MACHINES} machines, comma-separated, each make~model or make~model~serial (caterpillar~320d,komatsu~pc200-8~KMTPC123); instead of make, model and serial`,
+  ),
 });
 export type MachineFilter = z.infer<typeof MachineFilterSchema>;
+
+/** The refinement every query schema with the machine filter carries: `machines` or make/model/serial, not both. */
+export const oneMachineFilter: [check: (q: MachineFilter) => boolean, issue: { message: string; path: string[] }] = [
+  (q) => !(q.machines && (q.make || q.model || q.serial)),
+  { message: 'give either machines or make/model, not both', path: ['machines'] },
+];
 
 /** The one list shape: category pages, gallery, brand pages and the header search all answer with it. */
 export const ProductListResponseSchema = z.object({
@@ -125,19 +192,24 @@ export const ProductListQuerySchema = z
   .refine((q) => q.category || q.search || q.brand, {
     message: 'give category (optionally with brand) or search',
     path: ['category'],
-  });
+  })
+  .refine(...oneMachineFilter);
 export type ProductListQuery = z.infer<typeof ProductListQuerySchema>;
 
 /** GET /api/catalog/products: the image gallery. */
-export const CatalogQuerySchema = z.object({ search: queryText.optional(), limit: limit(48), offset, ...MachineFilterSchema.shape });
+export const CatalogQuerySchema = z
+  .object({ search: queryText.optional(), limit: limit(48), offset, ...MachineFilterSchema.shape })
+  .refine(...oneMachineFilter);
 export type CatalogQuery = z.infer<typeof CatalogQuerySchema>;
 
 /** GET /api/brands/{brand}/products */
-export const BrandProductsQuerySchema = z.object({
-  page: queryInt({ min: 1, max: 100_000, fallback: 1 }),
-  limit: limit(75),
-  ...MachineFilterSchema.shape,
-});
+export const BrandProductsQuerySchema = z
+  .object({
+    page: queryInt({ min: 1, max: 100_000, fallback: 1 }),
+    limit: limit(75),
+    ...MachineFilterSchema.shape,
+  })
+  .refine(...oneMachineFilter);
 export const BrandProductsResponseSchema = ProductListResponseSchema.extend({
   brand: z.object({ name: z.string(), slug: z.string(), productCount: z.number().int() }),
 });
@@ -209,6 +281,40 @@ export type ProductImagesUpdate = z.infer<typeof ProductImagesUpdateSchema>;
 export const ProductIdParamsSchema = z.object({ id: z.guid('must be a UUID') });
 export const BrandParamsSchema = z.object({ brand: z.string().trim().min(1, 'is required').max(120) });
 export const SkuParamsSchema = z.object({ sku: z.string().trim().min(1, 'is required').max(80) });
+
+/** The most ids and SKUs one lookup takes, together. */
+export const MAX_LOOKUP_ITEMS = 200;
+
+/** POST /api/products/lookup: the parts of an earlier order (a reorder), by id or SKU, as they stand today. */
+export const ProductLookupRequestSchema = z
+  .object({
+    ids: z.array(ProductIdParamsSchema.shape.id).max(MAX_LOOKUP_ITEMS, `must list at most ${MAX_LOOKUP_ITEMS}`).optional(),
+    skus: z.array(SkuParamsSchema.shape.sku).max(MAX_LOOKUP_ITEMS, `must list at most ${MAX_LOOKUP_ITEMS}`).optional(),
+  })
+  .refine((b) => (b.ids?.length ?? 0) + (b.skus?.length ?? 0) > 0, { message: 'give at least one id or sku', path: ['ids'] })
+  .refine((b) => (b.ids?.length ?? 0) + (b.skus?.length ?? 0) <= MAX_LOOKUP_ITEMS, {
+    message: `give at most ${MAX_LOOKUP_ITEMS} ids and skus together`,
+    path: ['ids'],
+  });
+export type ProductLookupRequest = z.infer<typeof ProductLookupRequestSchema>;
+
+/**
+ * current: on sale as it is. superseded: on sale, but another live part has replaced it (`replacedBy`, the end of the
+ * chain, as a product page's replacedBy). not_sold: no such id or SKU, or taken off the storefront (`product` null;
+ * `replacedBy` names the live part that replaced one taken off, when there is one).
+ */
+export const LOOKUP_STATUSES = ['current', 'superseded', 'not_sold'] as const;
+export const ProductLookupItemSchema = z.object({
+  /** The id or SKU as asked. */
+  requested: z.string(),
+  status: z.enum(LOOKUP_STATUSES),
+  product: ProductSummarySchema.nullable(),
+  replacedBy: ProductSummarySchema.nullable(),
+});
+export type ProductLookupItem = z.infer<typeof ProductLookupItemSchema>;
+/** One item per id asked, then one per SKU asked, each in the order given (repeats answered again). */
+export const ProductLookupResponseSchema = z.object({ items: z.array(ProductLookupItemSchema) });
+export type ProductLookupResponse = z.infer<typeof ProductLookupResponseSchema>;
 
 /** GET /media/generated/{category}/{brand}/{part}.svg: three slugs (spec section 5 rule). */
 const slugParam = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a slug (a-z, 0-9, single hyphens)').max(120);

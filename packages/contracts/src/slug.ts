@@ -8,6 +8,17 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/**
+ * A part code reduced to what people type the same way: uppercase letters and digits only, so "1r-0750", "1R 0750"
+ * and "1R-0750" all become "1R0750" (part numbers, SKUs, serials).
+ */
+export const codeKey = (code: string) =>
+  code
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+
 /** The product page path: any path starting with /products/{id} opens the product. */
 export function productPath(p: { id: string; name: string; slug?: string | null }): string {
   return `/products/${p.id}/${p.slug || slugify(p.name)}`;

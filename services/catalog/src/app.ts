@@ -17,6 +17,7 @@ import {
   type BrandProductsResponse,
   type FitmentMakesResponse,
   type FitmentModelsResponse,
+  type MachineFilter,
   type Product,
   type ProductDetail,
   type ProductRef,
@@ -33,12 +34,14 @@ import { createResponseCache, RawJson } from '@forgeline/service-kit/response-ca
 import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
 import type { Redis } from '@forgeline/service-kit/redis';
 import type { Logger } from '@forgeline/service-kit/logger';
-import { codeKey, toAdminRow } from './domain/products.ts';
-import { machineQuery } from './domain/part-history.ts';
+import { toAdminRow } from './domain/products.ts';
+import { fleetQuery, machineQuery } from './domain/part-history.ts';
+import { replacementOf } from './domain/replacement.ts';
 import { mergeHistoryHits } from './domain/search/history-search.ts';
-import type { Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
+import type { MachineNarrowing, Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
 import { renderPartImageSvg } from './seed/part-image.ts';
 import { registerPartsMatchRoutes } from './routes/parts-match.ts';
+import { registerProductLookupRoutes } from './routes/product-lookup.ts';
 import { registerSitemapRoutes } from './routes/sitemap.ts';
 import { registerCatalogAdminRoutes } from './routes/catalog-admin.ts';
 import { createImportRunner, IMPORT_BATCH } from './jobs/catalog-import.ts';
@@ -91,19 +94,8 @@ export function createApp(deps: CatalogDeps): Express {
   const { repo, search, logger } = deps;
 
   /** The part that supersedes this one (following the chain to today's part), or null. */
-  async function replacementOf(product: Product): Promise<ProductRef | null> {
-    const seen = new Set([product.id]);
-    let current: ProductSummary | null = null;
-    let key = codeKey(product.partNumber);
-    for (let depth = 0; key && depth < 6; depth++) {
-      const next = (await repo.findAltCodes({ keys: [key], kind: 'superseded', limit: 2 })).find((h) => !seen.has(h.productId));
-      if (!next) break;
-      seen.add(next.productId);
-      const [summary] = await repo.getSummaries([next.productId]);
-      if (!summary) break;
-      current = summary;
-      key = codeKey(summary.partNumber);
-    }
+  async function replacementRef(product: Product): Promise<ProductRef | null> {
+    const current = await replacementOf(repo, product);
     return current ? { id: current.id, name: current.name, partNumber: current.partNumber, slug: current.slug } : null;
   }
   const app = createServiceApp({
@@ -151,11 +143,25 @@ export function createApp(deps: CatalogDeps): Express {
     return { items: summaries.map((s) => ({ ...s, matches: matches.get(s.id) ?? [] })), total: result.total };
   }
 
-  /** make, model and serial of a request, as the store and the engines take them (null: no machine chosen). */
-  async function machineOf(q: { make?: string; model?: string; serial?: string }): Promise<Pick<SearchOptions, 'machine' | 'onlyIds'>> {
+  /** make, model and serial, or machines, of a request as the store takes them (empty: no machine chosen). */
+  function machineOf(q: MachineFilter): MachineNarrowing {
+    if (q.machines) return { fleet: fleetQuery(q.machines) };
     const machine = machineQuery(q);
-    if (!machine) return {};
-    return { machine, onlyIds: await repo.idsFitting(machine) };
+    return machine ? { machine } : {};
+  }
+
+  /** ...and as the search engines take it: with the ids of the parts that fit (the store's answer decides). */
+  async function searchNarrowing(n: MachineNarrowing): Promise<Pick<SearchOptions, 'machine' | 'fleet' | 'onlyIds'>> {
+    if (n.fleet) return { fleet: n.fleet, onlyIds: await repo.idsFittingAny(n.fleet) };
+    if (n.machine) return { machine: n.machine, onlyIds: await repo.idsFitting(n.machine) };
+    return {};
+  }
+
+  /** Search hits narrowed to a fleet: each says which of the fleet's machines it fits (the store's lists say it themselves). */
+  async function withFitsMachines(page: Page<ProductSummary>, n: MachineNarrowing): Promise<Page<ProductSummary>> {
+    if (!n.fleet || page.items.length === 0) return page;
+    const fits = await repo.fleetFits(page.items.map((p) => p.id), n.fleet);
+    return { items: page.items.map((p) => ({ ...p, fitsMachines: fits.get(p.id) ?? [] })), total: page.total };
   }
 
   /** A list answer; a page the store gave as JSON text goes out as it came (RawJson), not parsed and serialised again. */
@@ -188,23 +194,24 @@ export function createApp(deps: CatalogDeps): Express {
     cache.json(async (req) => {
       const q = parseInput(ProductListQuerySchema, req.query, 'query');
       const { limit, offset } = q;
-      const machine = await machineOf(q);
+      const machine = machineOf(q);
       let page: Page<ProductSummary>;
       if (q.search) {
-        page = await searchProducts(q.search, {
+        const hits = await searchProducts(q.search, {
           limit,
           offset,
           ...(q.category ? { categorySlug: slugify(q.category) } : {}),
           ...(q.brand ? { brandSlug: slugify(q.brand) } : {}),
-          ...machine,
+          ...(await searchNarrowing(machine)),
         });
+        page = await withFitsMachines(hits, machine);
       } else if (q.category) {
         const category = await requireCategory(q.category);
         const brand = q.brand ? await requireBrand(q.brand) : undefined;
-        page = await repo.listByCategory({ categorySlug: category.slug, brandSlug: brand?.slug, limit, offset, machine: machine.machine });
+        page = await repo.listByCategory({ categorySlug: category.slug, brandSlug: brand?.slug, limit, offset, ...machine });
       } else {
         const brand = await requireBrand(q.brand!);
-        page = await repo.listByBrand({ brandSlug: brand.slug, limit, offset, machine: machine.machine });
+        page = await repo.listByBrand({ brandSlug: brand.slug, limit, offset, ...machine });
       }
       return listResponse(page, limit, offset);
     }),
@@ -216,7 +223,7 @@ export function createApp(deps: CatalogDeps): Express {
       const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
       const product: Product | null = await repo.getById(id);
       if (product) {
-        const detail: ProductDetail = { ...product, replacedBy: await replacementOf(product) };
+        const detail: ProductDetail = { ...product, replacedBy: await replacementRef(product) };
         return detail;
       }
       // Taken off the storefront by an import: gone for good, with a way to its category.
@@ -244,10 +251,10 @@ export function createApp(deps: CatalogDeps): Express {
     '/api/catalog/products',
     cache.json(async (req) => {
       const q = parseInput(CatalogQuerySchema, req.query, 'query');
-      const machine = await machineOf(q);
+      const machine = machineOf(q);
       const page = q.search
-        ? await searchProducts(q.search, { limit: q.limit, offset: q.offset, ...machine })
-        : await repo.listAll({ limit: q.limit, offset: q.offset, machine: machine.machine });
+        ? await withFitsMachines(await searchProducts(q.search, { limit: q.limit, offset: q.offset, ...(await searchNarrowing(machine)) }), machine)
+        : await repo.listAll({ limit: q.limit, offset: q.offset, ...machine });
       return listResponse(page, q.limit, q.offset);
     }),
   );
@@ -259,8 +266,8 @@ export function createApp(deps: CatalogDeps): Express {
       const q = parseInput(BrandProductsQuerySchema, req.query, 'query');
       const brand = await requireBrand(params.brand);
       const offset = (q.page - 1) * q.limit;
-      const machine = machineQuery(q) ?? undefined;
-      const page = await repo.listByBrand({ brandSlug: brand.slug, limit: q.limit, offset, machine });
+      const machine = machineOf(q);
+      const page = await repo.listByBrand({ brandSlug: brand.slug, limit: q.limit, offset, ...machine });
       return listResponse<BrandProductsResponse>(page, q.limit, offset, { brand });
     }),
   );
@@ -372,6 +379,7 @@ export function createApp(deps: CatalogDeps): Express {
 
   registerSitemapRoutes(app, { products: repo });
   registerPartsMatchRoutes(app, { repo, search, logger, perMinute: deps.partsMatchPerMinute, tmpDir: deps.tmpDir, redis: deps.redis });
+  registerProductLookupRoutes(app, { repo });
 
   const importWorker = deps.importWorker;
   const batchSize = deps.importBatch ?? IMPORT_BATCH;

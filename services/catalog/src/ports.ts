@@ -25,6 +25,15 @@ export interface MachineQuery {
   serial?: string;
 }
 
+/** How a list is narrowed to machines: one (`machine`) or a fleet (`fleet`), never both. */
+export interface MachineNarrowing {
+  machine?: MachineQuery;
+  fleet?: FleetQuery;
+}
+
+/** A buyer's fleet: the parts that fit any of its machines (each names a model). Answers say which by index into it. */
+export type FleetQuery = (MachineQuery & { modelSlug: string })[];
+
 /** A part found by one of its other numbers. */
 export interface AltCodeHit {
   productId: string;
@@ -55,10 +64,13 @@ export interface ProductRepository {
   getBySku(sku: string): Promise<Product | null>;
   /** Summaries in the order of `ids`; unknown ids are left out. Used to hydrate search hits. */
   getSummaries(ids: string[]): Promise<ProductSummary[]>;
-  /** `machine` narrows a list to the parts that fit it (counts follow). */
-  listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>>;
-  listByBrand(q: { brandSlug: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>>;
-  listAll(q: { limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>>;
+  /**
+   * `machine` narrows a list to the parts that fit it, `fleet` to those that fit any of its machines, each item then
+   * with fitsMachines (counts follow).
+   */
+  listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number } & MachineNarrowing): Promise<Page<ProductSummary>>;
+  listByBrand(q: { brandSlug: string; limit: number; offset: number } & MachineNarrowing): Promise<Page<ProductSummary>>;
+  listAll(q: { limit: number; offset: number } & MachineNarrowing): Promise<Page<ProductSummary>>;
   /**
    * Parts whose older numbers or cross-references have one of these normalised keys (or, with `prefix`, start with
    * it), at most `limit` rows; `kind` narrows to one of the two.
@@ -70,6 +82,10 @@ export interface ProductRepository {
   listMachineModels(makeSlug: string): Promise<{ make: MachineCount; models: MachineCount[] } | null>;
   /** Ids of the live parts that fit a machine (the search narrows its hits with them). */
   idsFitting(machine: MachineQuery): Promise<Set<string>>;
+  /** Ids of the live parts that fit any machine of a fleet (as idsFitting). */
+  idsFittingAny(fleet: FleetQuery): Promise<Set<string>>;
+  /** For each of these parts that fits a machine of the fleet, which ones (indices into `fleet`, ascending): search hits' fitsMachines. */
+  fleetFits(ids: string[], fleet: FleetQuery): Promise<Map<string, number[]>>;
   /** Admin part-number search: sku or part number starting with `code`, ignoring case, spaces and punctuation. */
   findByCode(code: string, limit: number): Promise<ProductSummary[]>;
   findCategory(slug: string): Promise<NamedSlug | null>;
@@ -138,8 +154,12 @@ export interface SearchOptions {
   /** Narrow to a brand or category slug. */
   brandSlug?: string;
   categorySlug?: string;
-  /** Narrow to the parts that fit a machine: `machine` for engines that filter on it, `onlyIds` (from the store) exactly. */
+  /**
+   * Narrow to the parts that fit a machine or any machine of a fleet: `machine` or `fleet` for engines that filter on
+   * them, `onlyIds` (from the store) exactly.
+   */
   machine?: MachineQuery;
+  fleet?: FleetQuery;
   onlyIds?: Set<string>;
 }
 

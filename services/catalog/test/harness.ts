@@ -28,17 +28,28 @@ export interface CatalogUnderTest {
 
 /**
  * The catalog as main.ts builds it, on the embedded adapters in a temp DATA_DIR, listening on a free port.
- * `indexed` narrows which products the search index holds (default: all of them).
+ * `indexed` narrows which products the search index holds (default: all of them). `mongoUrl`: MongoDB (FerretDB)
+ * storage instead of SQLite, as MONGO_URL chooses it. `retired`: ids taken off the storefront before it starts, as an
+ * import's missing=deactivate takes them.
  */
 export async function startCatalog(
-  opts: { products?: Product[]; testimonials?: Testimonial[]; indexed?: (p: Product) => boolean; importBatch?: number } = {},
+  opts: {
+    products?: Product[];
+    testimonials?: Testimonial[];
+    indexed?: (p: Product) => boolean;
+    importBatch?: number;
+    mongoUrl?: string;
+    retired?: string[];
+  } = {},
 ): Promise<CatalogUnderTest> {
   const tmp = tempDir('catalog-http-');
-  const stores = await openStores({ DATA_DIR: path.join(tmp.dir, 'data'), MEILI_INDEX: 'products' });
+  const stores = await openStores({ DATA_DIR: path.join(tmp.dir, 'data'), MEILI_INDEX: 'products', MONGO_URL: opts.mongoUrl });
   const products = opts.products ?? PRODUCTS;
+  const retired = new Set(opts.retired);
   await stores.repo.upsertMany(products);
+  if (retired.size) await stores.repo.deactivate([...retired], []);
   await stores.repo.insertTestimonials(opts.testimonials ?? TESTIMONIALS);
-  await stores.search.upsert(products.filter(opts.indexed ?? (() => true)));
+  await stores.search.upsert(products.filter(opts.indexed ?? (() => true)).filter((p) => !retired.has(p.id)));
   const logger = createLogger('catalog', 'silent');
   const app = createApp({
     repo: stores.repo,

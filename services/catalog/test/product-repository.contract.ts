@@ -433,6 +433,85 @@ export function describeProductRepository(name: string, factory: () => Promise<P
       });
     });
 
+    describe('a buyer\'s fleet', () => {
+      const fits = (items: { name: string; fitsMachines?: number[] }[]) => items.map((p) => [p.name, p.fitsMachines]);
+      const d9tEarly = makeProduct({ id: id(521), name: 'Final Drive Seal', sku: 'FL-1', category: 'Undercarriage', brandName: 'Caterpillar', fits: [{ make: 'Caterpillar', model: 'D9T', serialTo: 'RJS04999' }] });
+      const d9tLate = makeProduct({ id: id(522), name: 'Final Drive Seal Kit', sku: 'FL-2', category: 'Undercarriage', brandName: 'Caterpillar', fits: [{ make: 'Caterpillar', model: 'D9T', serialFrom: 'RJS05000' }] });
+      const both = makeProduct({
+        id: id(523),
+        name: 'Idler Group',
+        sku: 'FL-3',
+        category: 'Undercarriage',
+        brandName: 'Komatsu',
+        fits: [
+          { make: 'Komatsu', model: 'PC200-8' },
+          { make: 'Caterpillar', model: '320D', serialFrom: 'CBR00001' },
+        ],
+      });
+      const komatsu = makeProduct({ id: id(524), name: 'Track Roller', sku: 'FL-4', category: 'Undercarriage', brandName: 'Komatsu', fits: [{ make: 'Komatsu', model: 'PC200-8' }] });
+      const elsewhere = makeProduct({ id: id(525), name: 'Bucket Tooth', sku: 'FL-5', category: 'Ground Engaging Tools', brandName: 'Caterpillar', fits: [{ make: 'Caterpillar', model: '320D' }] });
+      const parts = [d9tEarly, d9tLate, both, komatsu, elsewhere];
+      /** PC200-8 (0), a D9T of the first run (1), a 320D (2). */
+      const fleet = [
+        { makeSlug: 'komatsu', modelSlug: 'pc200-8' },
+        { makeSlug: 'caterpillar', modelSlug: 'd9t', serial: 'RJS01000' },
+        { makeSlug: 'caterpillar', modelSlug: '320d', serial: 'CBR00500' },
+      ];
+
+      it('narrows lists to the parts that fit any of its machines, by serial too, each with the machines it fits, counts following', async () => {
+        await repo.upsertMany(parts);
+        const all = await repo.listAll({ limit: 10, offset: 0, fleet });
+        expect([all.total, fits(all.items)]).toEqual([
+          4,
+          [
+            ['Bucket Tooth', [2]],
+            ['Final Drive Seal', [1]],
+            ['Idler Group', [0, 2]],
+            ['Track Roller', [0]],
+          ],
+        ]);
+        const category = await repo.listByCategory({ categorySlug: 'undercarriage', limit: 2, offset: 1, fleet });
+        expect([category.total, fits(category.items)]).toEqual([
+          3,
+          [
+            ['Idler Group', [0, 2]],
+            ['Track Roller', [0]],
+          ],
+        ]);
+        const pair = await repo.listByCategory({ categorySlug: 'undercarriage', brandSlug: 'caterpillar', limit: 10, offset: 0, fleet });
+        expect([pair.total, fits(pair.items)]).toEqual([1, [['Final Drive Seal', [1]]]]);
+        const pairByKeys = await repo.listByCategory({ categorySlug: 'undercarriage', brandSlug: 'komatsu', limit: 10, offset: 0, fleet: [fleet[0]!] });
+        expect(fits(pairByKeys.items)).toEqual([
+          ['Idler Group', [0]],
+          ['Track Roller', [0]],
+        ]);
+        const brand = await repo.listByBrand({ brandSlug: 'komatsu', limit: 1, offset: 1, fleet });
+        expect([brand.total, fits(brand.items)]).toEqual([2, [['Track Roller', [0]]]]);
+        // Without serials, by keys alone; a later run's serial; a serial of another run.
+        const plain = fleet.map(({ makeSlug, modelSlug }) => ({ makeSlug, modelSlug }));
+        expect((await repo.listAll({ limit: 10, offset: 0, fleet: plain })).total).toBe(5);
+        const late = await repo.listByCategory({ categorySlug: 'undercarriage', limit: 10, offset: 0, fleet: [{ makeSlug: 'caterpillar', modelSlug: 'd9t', serial: 'RJS07000' }] });
+        expect(fits(late.items)).toEqual([['Final Drive Seal Kit', [0]]]);
+        expect((await repo.listAll({ limit: 10, offset: 0, fleet: [{ makeSlug: 'caterpillar', modelSlug: 'd9t', serial: 'ZZZ01000' }] })).total).toBe(0);
+        expect(await repo.listAll({ limit: 10, offset: 10, fleet })).toEqual({ items: [], total: 4 });
+        // A change of fitment shows at once.
+        await repo.applyChanges([{ ...komatsu, fits: undefined }], []);
+        expect((await repo.listAll({ limit: 10, offset: 0, fleet })).total).toBe(3);
+      });
+
+      it('gives the ids of the parts that fit any of its machines, and which machines given parts fit', async () => {
+        await repo.upsertMany(parts);
+        expect([...(await repo.idsFittingAny(fleet))].sort()).toEqual([d9tEarly.id, both.id, komatsu.id, elsewhere.id].sort());
+        const which = await repo.fleetFits([both.id, d9tLate.id, elsewhere.id, id(1), id(999)], fleet);
+        expect([...which.entries()].sort()).toEqual(
+          [
+            [both.id, [0, 2]],
+            [elsewhere.id, [2]],
+          ].sort(),
+        );
+      });
+    });
+
     it('keeps import jobs and all their errors, and marks the unfinished ones failed', async () => {
       const job = {
         id: '11111111-1111-4111-8111-111111111111',

@@ -1,7 +1,9 @@
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
 import { SqliteProductRepository } from '../src/adapters/sqlite/sqlite-product-repository.ts';
+import { fitKeyOf, fleetFits } from '../src/domain/part-history.ts';
 import { describeProductRepository } from './product-repository.contract.ts';
 import { PRODUCTS, id, makeProduct } from './fixtures.ts';
 
@@ -35,6 +37,56 @@ describe('SqliteProductRepository', () => {
     } finally {
       await service.close();
       await seeder.close();
+    }
+  });
+
+  it.each(['sort', 'walk'] as const)("checks a fleet's serials against the fits' ranges exactly as serialInRange does, whatever their shapes (%s)", async (fleetRead) => {
+    const repo = SqliteProductRepository.open(await freshFile(), { fleetRead });
+    // Serials and range ends of a few shapes that meet, often equal: the same letters and digits, fewer digits, other
+    // letters, none, lower case and punctuation (codeKey's work), other text, empty ends.
+    const serial = fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(fc.constantFrom('RJS', 'RJ', ''), fc.integer({ min: 0, max: 30 }), fc.constantFrom(2, 3, 5)).map(([p, n, w]) => `${p}${String(n).padStart(w, '0')}`) },
+      fc.stringMatching(/^(rjs|RJS-|rj )[0-3][0-9]$/),
+      fc.stringMatching(/^[A-Z0-9]{1,4}$/),
+    );
+    const end = fc.oneof({ weight: 4, arbitrary: serial }, fc.constant(undefined), fc.constant(''));
+    const fits = fc.array(fc.record({ serialFrom: end, serialTo: end }), { minLength: 1, maxLength: 3 });
+    try {
+      const parts = fc.sample(fits, { numRuns: 80, seed: 35 }).map((ranges, n) =>
+        makeProduct({
+          id: id(900 + n),
+          name: `Part ${String(n).padStart(3, '0')}`,
+          sku: `SR-${n}`,
+          category: 'Undercarriage',
+          brandName: 'Caterpillar',
+          fits: ranges.map((r) => ({ make: 'Caterpillar', model: 'D9T', ...(r.serialFrom !== undefined ? { serialFrom: r.serialFrom } : {}), ...(r.serialTo !== undefined ? { serialTo: r.serialTo } : {}) })),
+        }),
+      );
+      await repo.upsertMany(parts);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.option(serial, { nil: undefined, freq: 4 }), { minLength: 1, maxLength: 4 }), async (serials) => {
+          // Machines of one model, some without a serial (every range admits those), beside a model no part fits.
+          const fleet = [
+            ...serials.map((s) => ({ makeSlug: 'caterpillar', modelSlug: 'd9t', ...(s === undefined ? {} : { serial: s }) })),
+            { makeSlug: 'caterpillar', modelSlug: 'd8t' },
+          ];
+          const expected = parts.flatMap((p) => {
+            const which = fleetFits((p.fits ?? []).map(fitKeyOf), fleet);
+            return which.length ? [[p.id, which]] : [];
+          });
+          const page = await repo.listAll({ limit: 100, offset: 0, fleet });
+          expect(page.items.map((p) => [p.id, p.fitsMachines])).toEqual(expected);
+          expect(page.total).toBe(expected.length);
+          // A page in the middle, and one counted from the back (the back half is read in reverse).
+          for (const offset of [3, Math.max(0, expected.length - 4)]) {
+            const part = await repo.listByCategory({ categorySlug: 'undercarriage', limit: 3, offset, fleet });
+            expect(part.items.map((p) => [p.id, p.fitsMachines]), `offset ${offset}`).toEqual(expected.slice(offset, offset + 3));
+          }
+        }),
+        { numRuns: 150, seed: 35 },
+      );
+    } finally {
+      await repo.close();
     }
   });
 

@@ -2,6 +2,7 @@ import { isValidElement, lazy, Suspense, type ComponentType } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { Spinner } from '../components/ui/spinner.tsx';
+import * as quoteListStore from '../features/quote-list/quote-list-store.ts';
 import { ErrorScreen } from './error-screen.tsx';
 import { RootLayout } from './root-layout.tsx';
 
@@ -39,7 +40,11 @@ const FaqPage = lazyRoute(() => import('../features/static-pages/components/faq-
 const ContactPage = lazyRoute(() => import('../features/contact/components/contact-page.tsx'));
 const QuoteListPage = lazyRoute(() => import('../features/quote-list/components/quote-list-page.tsx'));
 const QuoteViewPage = lazyRoute(() => import('../features/quote-view/components/quote-view-page.tsx'));
-const AccountPage = lazyRoute(() => import('../features/account/components/account-page.tsx'));
+// The account page fills the quote list (a saved parts list, a reorder) with the quote list's own store, handed over
+// here since a feature does not reach into another's store. The store is in the entry already (the header's count).
+const AccountPage = lazyRoute(() =>
+  import('../features/account/components/account-page.tsx').then(({ default: Page }) => ({ default: () => <Page quoteList={quoteListStore} /> })),
+);
 const policyRoute = (name: 'PrivacyRoute' | 'RefundPolicyRoute' | 'ShippingPolicyRoute' | 'DisclaimerRoute') =>
   lazyRoute(() => import('./routes/policy-routes.tsx').then((m) => ({ default: m[name] })));
 const PrivacyRoute = policyRoute('PrivacyRoute');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { machineLabel, machineParams, parseMachine, sameMachine, serializeMachine, toMachine } from './machine.ts';
+import { machineLabel, machineParams, parseMachine, sameMachine, serializeMachine, toMachine, unitsFitting, type Fleet } from './machine.ts';
 
 describe('the chosen machine', () => {
   it('round-trips through its stored form', () => {
@@ -38,5 +38,27 @@ describe('the chosen machine', () => {
     expect(sameMachine({ make: 'Cat', model: 'D9T' }, { make: ' Cat', model: 'D9T ' })).toBe(true);
     expect(sameMachine({ make: 'Cat', model: 'D9T' }, { make: 'Cat' })).toBe(false);
     expect(sameMachine(null, undefined)).toBe(true);
+  });
+});
+
+describe("a buyer's fleet as the filter (issue 35)", () => {
+  const fleet: Fleet = {
+    fleet: [
+      { make: 'Caterpillar', model: '777G', serial: 'LAJ00123', unit: 'Haul truck 07' },
+      { make: 'Volvo', model: 'L120H, mk2', unit: 'Loader 2' },
+    ],
+  };
+  it('sends every unit as make~model~serial, make and model as slugs (no separators, and short)', () => {
+    expect(machineParams(fleet)).toEqual({ machines: 'caterpillar~777g~LAJ00123,volvo~l120h-mk2' });
+  });
+  it('round-trips, drops units without a model or a name, and names the units a part fits', () => {
+    expect(parseMachine(serializeMachine(fleet))).toEqual(fleet);
+    expect(parseMachine(JSON.stringify({ fleet: [{ make: 'Cat', unit: 'x' }, { make: 'Cat', model: 'D9T' }] }))).toBeNull();
+    expect(machineLabel(fleet)).toBe('My machines (2)');
+    expect(unitsFitting(fleet, [1, 0, 7])).toEqual(['Loader 2', 'Haul truck 07']);
+    expect(unitsFitting({ make: 'Cat' }, [0])).toEqual([]);
+  });
+  it('names one unit chosen from the fleet by its own name', () => {
+    expect(machineLabel({ make: 'Caterpillar', model: '777G', unit: 'Haul truck 07' })).toBe('Haul truck 07 — Caterpillar 777G');
   });
 });

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { MACHINE_STORAGE_KEY, parseMachine, serializeMachine, type Machine } from './machine.ts';
+import { MACHINE_STORAGE_KEY, parseMachine, serializeMachine, type MachineChoice } from './machine.ts';
 
 /**
  * The machine chosen for this visit, kept in sessionStorage and shared by every component that reads it (the
@@ -10,7 +10,7 @@ import { MACHINE_STORAGE_KEY, parseMachine, serializeMachine, type Machine } fro
 
 const listeners = new Set<() => void>();
 let cachedRaw: string | null | undefined;
-let cached: Machine | null = null;
+let cached: MachineChoice | null = null;
 
 function storage(): Storage | null {
   try {
@@ -32,7 +32,7 @@ function readRaw(): string | null {
   }
 }
 
-function snapshot(): Machine | null {
+function snapshot(): MachineChoice | null {
   const raw = readRaw();
   if (raw !== cachedRaw) {
     cachedRaw = raw;
@@ -41,15 +41,15 @@ function snapshot(): Machine | null {
   return cached;
 }
 
-const serverSnapshot = (): Machine | null => null;
+const serverSnapshot = (): MachineChoice | null => null;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-/** Sets (or with null, clears) the machine for the visit. */
-export function setMachine(m: Machine | null): void {
+/** Sets (or with null, clears) the machine, or the buyer's fleet, for the visit. */
+export function setMachine(m: MachineChoice | null): void {
   const raw = serializeMachine(m);
   memory = raw;
   const s = storage();
@@ -63,4 +63,4 @@ export function setMachine(m: Machine | null): void {
 }
 
 /** The machine chosen for this visit; null on the server and in the first (hydrating) render. */
-export const useMachine = (): Machine | null => useSyncExternalStore(subscribe, snapshot, serverSnapshot);
+export const useMachine = (): MachineChoice | null => useSyncExternalStore(subscribe, snapshot, serverSnapshot);

@@ -1,6 +1,7 @@
-import type { CrossReference, Fitment, Product } from '@forgeline/contracts/products';
+import type { CrossReference, FleetMachine, Fitment, Product } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import type { MachineQuery } from '../ports.ts';
+import { serialInRange } from '@forgeline/contracts/machine-fit';
+import type { FleetQuery, MachineQuery } from '../ports.ts';
 import { codeKey } from './products.ts';
 
 /**
@@ -30,34 +31,8 @@ export function altCodesOf(p: Pick<Product, 'replaces' | 'crossReferences'>): Al
   return out;
 }
 
-/** A serial number as (letters before the digits, the number), so "ABC01500" sorts between "ABC00001" and "ABC09999". */
-export interface SerialKey {
-  prefix: string;
-  number: number | null;
-  /** The whole key, for serials not of the letters-then-digits kind (compared as text). */
-  text: string;
-}
-
-export function serialKey(serial: string): SerialKey {
-  const text = codeKey(serial);
-  const m = /^([A-Z]*)(\d{1,15})$/.exec(text);
-  return m ? { prefix: m[1]!, number: Number(m[2]), text } : { prefix: text, number: null, text };
-}
-
-/** Whether a machine's serial lies in a fit's range (an open end admits everything on that side). */
-export function serialInRange(serial: string, from?: string, to?: string): boolean {
-  if (!from && !to) return true;
-  const s = serialKey(serial);
-  const within = (bound: string, side: 'from' | 'to') => {
-    const b = serialKey(bound);
-    if (b.number !== null && s.number !== null) {
-      if (b.prefix !== s.prefix) return false; // another production run: not this range
-      return side === 'from' ? s.number >= b.number : s.number <= b.number;
-    }
-    return side === 'from' ? s.text >= b.text : s.text <= b.text;
-  };
-  return (!from || within(from, 'from')) && (!to || within(to, 'to'));
-}
+// The serial-range rule is the contracts' (the web's "fits your units" applies it too).
+export { serialInRange, serialKey, type SerialKey } from '@forgeline/contracts/machine-fit';
 
 export const machineQuery = (q: { make?: string; model?: string; serial?: string }): MachineQuery | null => {
   const makeSlug = q.make ? slugify(q.make) : '';
@@ -66,14 +41,34 @@ export const machineQuery = (q: { make?: string; model?: string; serial?: string
   return { makeSlug, ...(modelSlug ? { modelSlug } : {}), ...(q.serial?.trim() ? { serial: q.serial.trim() } : {}) };
 };
 
+/** A buyer's fleet (`machines`) as the stores take it: slugs, as machineQuery makes them. */
+export const fleetQuery = (machines: FleetMachine[]): FleetQuery =>
+  machines.map((m) => ({ makeSlug: slugify(m.make), modelSlug: slugify(m.model), ...(m.serial?.trim() ? { serial: m.serial.trim() } : {}) }));
+
+/** A fit as the machine filter compares it: make and model as slugs (the SQLite store keeps them so). */
+export interface FitKey {
+  makeSlug: string;
+  modelSlug: string;
+  serialFrom?: string | null;
+  serialTo?: string | null;
+}
+
+export const fitKeyOf = (f: Fitment): FitKey => ({ makeSlug: slugify(f.make), modelSlug: slugify(f.model), serialFrom: f.serialFrom, serialTo: f.serialTo });
+
+/** The fit rule: the machine's make, its model (when it names one), its serial within the fit's range. */
+export const fitCovers = (f: FitKey, q: MachineQuery): boolean =>
+  f.makeSlug === q.makeSlug &&
+  (!q.modelSlug || f.modelSlug === q.modelSlug) &&
+  (!q.serial || serialInRange(q.serial, f.serialFrom ?? undefined, f.serialTo ?? undefined));
+
 /** Whether a part fits the machine. */
 export function fitsMachine(fits: Fitment[] | undefined, q: MachineQuery): boolean {
-  return (fits ?? []).some(
-    (f) =>
-      slugify(f.make) === q.makeSlug &&
-      (!q.modelSlug || slugify(f.model) === q.modelSlug) &&
-      (!q.serial || serialInRange(q.serial, f.serialFrom, f.serialTo)),
-  );
+  return (fits ?? []).some((f) => fitCovers(fitKeyOf(f), q));
+}
+
+/** The machines of a fleet a part fits, by the same rule: their indices in the fleet, ascending. */
+export function fleetFits(fits: FitKey[], fleet: FleetQuery): number[] {
+  return fleet.flatMap((m, i) => (fits.some((f) => fitCovers(f, m)) ? [i] : []));
 }
 
 // ---- The import's cells ------------------------------------------------------------------------------------------

@@ -5,16 +5,8 @@ import { slugify } from '@forgeline/contracts/slug';
 export const brandSlugOf = (p: Pick<Product, 'brandName'>) => slugify(p.brandName);
 export const categorySlugOf = (p: Pick<Product, 'category'>) => slugify(p.category);
 
-/**
- * A part code reduced to what people type the same way: uppercase letters and digits only, so
- * "1r-0750", "1R 0750" and "1R-0750" all become "1R0750". Used for the admin part-number search.
- */
-export const codeKey = (code: string) =>
-  code
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '');
+/** A part code as people type it the same way ("1r-0750" = "1R0750"): the contracts' rule, shared with the web. */
+export { codeKey } from '@forgeline/contracts/slug';
 
 /** Upper bound for a prefix range over code keys: every key starting with `key` sorts below `key + '~'`. */
 export const codeKeyUpperBound = (key: string) => `${key}~`;

@@ -190,6 +190,33 @@ export function describeSearchIndex(name: string, factory: () => Promise<SearchI
         }
       });
 
+      it('narrows to the parts that fit any machine of a fleet: by their models, and by the store\'s ids where serials decide', async () => {
+        const base = byId.get('p-kom-1231')!;
+        const fitting = [
+          { ...base, id: 'fleet-a', sku: 'FLEET-A', partNumber: 'FLA-100', name: 'Sprocket Segment A', fits: [{ make: 'Caterpillar', model: 'D9T', serialFrom: 'RJS00001', serialTo: 'RJS04999' }] },
+          { ...base, id: 'fleet-b', sku: 'FLEET-B', partNumber: 'FLB-100', name: 'Sprocket Segment B', fits: [{ make: 'Caterpillar', model: 'D9T' }] },
+          { ...base, id: 'fleet-c', sku: 'FLEET-C', partNumber: 'FLC-100', name: 'Sprocket Segment C', fits: [{ make: 'Caterpillar', model: '320D' }] },
+          { ...base, id: 'fleet-d', sku: 'FLEET-D', partNumber: 'FLD-100', name: 'Sprocket Segment D', fits: [{ make: 'Volvo', model: 'EC480D' }] },
+        ];
+        await index.upsert(fitting);
+        try {
+          const fleet = [
+            { makeSlug: 'caterpillar', modelSlug: '320d' },
+            { makeSlug: 'caterpillar', modelSlug: 'd9t' },
+          ];
+          const any = await index.search('sprocket segment', { limit: 10, offset: 0, fleet, onlyIds: new Set(['fleet-a', 'fleet-b', 'fleet-c']) });
+          expect(any.hits.map((h) => h.id).sort()).toEqual(['fleet-a', 'fleet-b', 'fleet-c']);
+          expect(any.total).toBe(3);
+          const later = [fleet[0]!, { ...fleet[1]!, serial: 'RJS07000' }];
+          const serial = await index.search('sprocket segment', { limit: 10, offset: 0, fleet: later, onlyIds: new Set(['fleet-b', 'fleet-c']) });
+          expect(serial.hits.map((h) => h.id).sort()).toEqual(['fleet-b', 'fleet-c']);
+          const none = await index.search('sprocket segment', { limit: 10, offset: 0, fleet: [{ makeSlug: 'komatsu', modelSlug: 'pc200-8' }], onlyIds: new Set() });
+          expect(none.hits).toEqual([]);
+        } finally {
+          await index.remove(fitting.map((p) => p.id));
+        }
+      });
+
       it('narrows to a brand slug', async () => {
         const found = await ids('filter', { brandSlug: 'komatsu' });
         expect(found.length).toBeGreaterThan(0);

@@ -42,7 +42,18 @@ export function ProductCardImage({
  * the page that shows the card puts "Add to quote list" there (the quote-list feature's, which this shared card does
  * not import).
  */
-export function ProductCard({ product, priority = false, action }: { product: ProductSummary; priority?: boolean; action?: ReactNode }) {
+export function ProductCard({
+  product,
+  priority = false,
+  action,
+  fitsUnits,
+}: {
+  product: ProductSummary;
+  priority?: boolean;
+  action?: ReactNode;
+  /** In a listing narrowed to the buyer's fleet: the names of their units this part fits. */
+  fitsUnits?: string[];
+}) {
   // A search hit found by an older number it replaces or another maker's number says so.
   const matchLabel = altCodeMatchLabel(product.match);
   return (
@@ -66,6 +77,7 @@ export function ProductCard({ product, priority = false, action }: { product: Pr
           <p className="text-xs text-steel sm:text-sm">
             Part #: <span className="font-mono font-semibold text-ink">{product.partNumber || 'N/A'}</span>
           </p>
+          {fitsUnits?.length ? <p className="self-start rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-semibold text-emerald-800">Fits {fitsUnits.join(', ')}</p> : null}
           {matchLabel ? (
             <p className="self-start rounded bg-safety/25 px-1.5 py-0.5 font-mono text-xs font-semibold text-ink break-all">{matchLabel}</p>
           ) : null}
@@ -91,11 +103,14 @@ export function ProductGrid({
   products,
   priorityCount = 0,
   action,
+  fits,
 }: {
   products: ProductSummary[];
   priorityCount?: number;
   /** Each card's action (ProductCard's `action`). */
   action?: (product: ProductSummary) => ReactNode;
+  /** Each card's fleet units it fits (ProductCard's `fitsUnits`). */
+  fits?: (product: ProductSummary) => string[];
 }) {
   return (
     <FirstScreenGrid
@@ -104,7 +119,7 @@ export function ProductGrid({
       className={PRODUCT_GRID_CLASS}
       gapClassName="mt-3 sm:mt-4"
     >
-      {(p, i) => <ProductCard product={p} priority={i < priorityCount} action={action?.(p)} />}
+      {(p, i) => <ProductCard product={p} priority={i < priorityCount} action={action?.(p)} fitsUnits={fits?.(p)} />}
     </FirstScreenGrid>
   );
 }

@@ -105,7 +105,13 @@ export class MeiliSearchIndex implements SearchIndex {
     const filters: string[] = [];
     if (opts.brandSlug) filters.push(`brandSlug = ${quote(opts.brandSlug)}`);
     if (opts.categorySlug) filters.push(`categorySlug = ${quote(opts.categorySlug)}`);
-    if (opts.machine) {
+    if (opts.fleet) {
+      // Any of the fleet's machines: an OR of the per-machine filters. Serials as for one machine, below.
+      filters.push(`(${[...new Set(opts.fleet.map((m) => `fitKeys = ${quote(`${m.makeSlug}|${m.modelSlug}`)}`))].join(' OR ')})`);
+      if (opts.fleet.some((m) => m.serial) && opts.onlyIds) {
+        return this.searchWithin(query, { ...opts, fleet: opts.fleet.map(({ serial: _s, ...m }) => m) }, opts.onlyIds);
+      }
+    } else if (opts.machine) {
       const key = opts.machine.modelSlug ? `${opts.machine.makeSlug}|${opts.machine.modelSlug}` : opts.machine.makeSlug;
       filters.push(`fitKeys = ${quote(key)}`);
       // A serial narrows further by each fit's range, which Meilisearch cannot compare: the store's id set decides.

@@ -1,7 +1,7 @@
 import mongoose, { Schema, type Connection, type Model, type mongo } from 'mongoose';
 import type { CrossReference, Fitment, Product, ProductImagesUpdate, ProductSummary, Subcategory, Testimonial } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { altCodesOf, fitsMachine, withHistory } from '../../domain/part-history.ts';
+import { altCodesOf, fitKeyOf, fitsMachine, fleetFits, withHistory } from '../../domain/part-history.ts';
 import {
   brandSlugOf,
   categorySlugOf,
@@ -14,7 +14,7 @@ import {
   type CatalogTotals,
 } from '../../domain/products.ts';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
-import type { AltCodeHit, MachineCount, MachineQuery, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
+import type { AltCodeHit, FleetQuery, MachineCount, MachineNarrowing, MachineQuery, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
 import { ANCHOR_STRIDE, PageAnchors, type SortKey } from '../../domain/page-anchors.ts';
 
 /*
@@ -341,8 +341,10 @@ export class MongoProductRepository implements ProductRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
-    if (q.machine) return this.machinePage({ categorySlug: q.categorySlug, ...(q.brandSlug !== undefined ? { brandSlug: q.brandSlug } : {}) }, q.machine, q);
+  async listByCategory(q: { categorySlug: string; brandSlug?: string; limit: number; offset: number } & MachineNarrowing): Promise<Page<ProductSummary>> {
+    const base = { categorySlug: q.categorySlug, ...(q.brandSlug !== undefined ? { brandSlug: q.brandSlug } : {}) };
+    if (q.fleet) return this.fleetPage(base, q.fleet, q);
+    if (q.machine) return this.machinePage(base, q.machine, q);
     const totals = await this.currentTotals();
     if (q.brandSlug !== undefined) {
       const total = totals.byPair.get(subcategoryId(q.categorySlug, q.brandSlug)) ?? 0;
@@ -351,13 +353,15 @@ export class MongoProductRepository implements ProductRepository {
     return this.page({ categorySlug: q.categorySlug }, totals.byCategory.get(q.categorySlug)?.productCount ?? 0, q);
   }
 
-  async listByBrand(q: { brandSlug: string; limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
+  async listByBrand(q: { brandSlug: string; limit: number; offset: number } & MachineNarrowing): Promise<Page<ProductSummary>> {
+    if (q.fleet) return this.fleetPage({ brandSlug: q.brandSlug }, q.fleet, q);
     if (q.machine) return this.machinePage({ brandSlug: q.brandSlug }, q.machine, q);
     const totals = await this.currentTotals();
     return this.page({ brandSlug: q.brandSlug }, totals.byBrand.get(q.brandSlug)?.productCount ?? 0, q);
   }
 
-  async listAll(q: { limit: number; offset: number; machine?: MachineQuery }): Promise<Page<ProductSummary>> {
+  async listAll(q: { limit: number; offset: number } & MachineNarrowing): Promise<Page<ProductSummary>> {
+    if (q.fleet) return this.fleetPage({}, q.fleet, q);
     if (q.machine) return this.machinePage({}, q.machine, q);
     return this.page({}, (await this.currentTotals()).total, q);
   }
@@ -372,6 +376,27 @@ export class MongoProductRepository implements ProductRepository {
   private async machinePage(base: Record<string, string>, m: MachineQuery, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
     const filter = m.serial ? { ...base, id: { $in: [...(await this.idsFitting(m))] } } : { ...base, ...MongoProductRepository.fitFilter(m) };
     return this.page(filter, await this.products.countDocuments(filter), q);
+  }
+
+  /**
+   * A fleet's parts: one query, its machines' keys as one $in over the fit-key indexes. Machines with a serial are
+   * checked against the fits' ranges here first (within `base`), and their parts join by id.
+   */
+  private async fleetPage(base: Record<string, string>, fleet: FleetQuery, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+    const keyOf = (m: FleetQuery[number]) => `${m.makeSlug}|${m.modelSlug}`;
+    const plain = [...new Set(fleet.filter((m) => !m.serial).map(keyOf))];
+    const withSerial = fleet.filter((m) => m.serial);
+    const byKey = plain.length ? { fitKeys: { $in: plain } } : null;
+    const byId = withSerial.length ? { id: { $in: [...(await this.idsFittingAmong(base, withSerial))] } } : null;
+    const filter = byKey && byId ? { ...base, $or: [byKey, byId] } : { ...base, ...(byKey ?? byId) };
+    return this.page(filter, await this.products.countDocuments(filter), q, fleet);
+  }
+
+  /** Ids of the parts within `base` that fit any machine of the fleet. */
+  private async idsFittingAmong(base: Record<string, string>, fleet: FleetQuery): Promise<Set<string>> {
+    const keys = [...new Set(fleet.map((m) => `${m.makeSlug}|${m.modelSlug}`))];
+    const docs = await this.products.find({ ...base, fitKeys: { $in: keys } }, { _id: 0, id: 1, fits: 1 }).lean<Pick<ProductDoc, 'id' | 'fits'>[]>();
+    return new Set(docs.filter((d) => fleetFits((d.fits ?? []).map(fitKeyOf), fleet).length > 0).map((d) => d.id));
   }
 
   async findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
@@ -443,6 +468,21 @@ export class MongoProductRepository implements ProductRepository {
       .find(MongoProductRepository.fitFilter(machine), { _id: 0, id: 1, fits: 1 })
       .lean<Pick<ProductDoc, 'id' | 'fits'>[]>();
     return new Set(docs.filter((d) => fitsMachine(d.fits, machine)).map((d) => d.id));
+  }
+
+  idsFittingAny(fleet: FleetQuery): Promise<Set<string>> {
+    return this.idsFittingAmong({}, fleet);
+  }
+
+  async fleetFits(ids: string[], fleet: FleetQuery): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    if (ids.length === 0) return out;
+    const docs = await this.products.find({ id: { $in: ids } }, { _id: 0, id: 1, fits: 1 }).lean<Pick<ProductDoc, 'id' | 'fits'>[]>();
+    for (const d of docs) {
+      const which = fleetFits((d.fits ?? []).map(fitKeyOf), fleet);
+      if (which.length) out.set(d.id, which);
+    }
+    return out;
   }
 
   async findByCode(code: string, limit: number): Promise<ProductSummary[]> {
@@ -732,32 +772,36 @@ export class MongoProductRepository implements ProductRepository {
     await this.conn.close();
   }
 
-  private async page(filter: Record<string, unknown>, total: number, q: { limit: number; offset: number }): Promise<Page<ProductSummary>> {
+  /** A page of `filter`'s parts by name; of a fleet's, each with the machines it fits (from its fits, read with it). */
+  private async page(filter: Record<string, unknown>, total: number, q: { limit: number; offset: number }, fleet?: FleetQuery): Promise<Page<ProductSummary>> {
     const w = pageWindow(total, q.limit, q.offset);
     if (!w) return { items: [], total };
+    const projection = fleet ? { ...SUMMARY_PROJECTION, fits: 1 } : SUMMARY_PROJECTION;
+    const summary = (d: SummaryDoc & Pick<ProductDoc, 'fits'>): ProductSummary =>
+      fleet ? { ...toSummary(d), fitsMachines: fleetFits((d.fits ?? []).map(fitKeyOf), fleet) } : toSummary(d);
     // A deep page starts from the list's anchor before it (domain/page-anchors.ts); a serial's id list is no list key.
     const start =
-      q.offset >= ANCHOR_STRIDE && !('id' in filter)
+      q.offset >= ANCHOR_STRIDE && !('id' in filter) && !('$or' in filter)
         ? await this.anchors.start(await this.version(), JSON.stringify(filter), q.offset, () => this.readAnchors(filter))
         : null;
     if (start) {
       const { name, id } = start.anchor;
       const from = await this.products
-        .find({ ...filter, $or: [{ name: { $gt: name } }, { name, id: { $gte: id } }] }, SUMMARY_PROJECTION)
+        .find({ ...filter, $or: [{ name: { $gt: name } }, { name, id: { $gte: id } }] }, projection)
         .sort(SORT)
         .skip(start.skip)
         .limit(Math.min(q.limit, total - q.offset))
-        .lean<SummaryDoc[]>();
-      return { items: from.map(toSummary), total };
+        .lean<(SummaryDoc & Pick<ProductDoc, 'fits'>)[]>();
+      return { items: from.map(summary), total };
     }
     const docs = await this.products
-      .find(filter, SUMMARY_PROJECTION)
+      .find(filter, projection)
       .sort(w.desc ? SORT_DESC : SORT)
       .skip(w.offset)
       .limit(w.limit)
-      .lean<SummaryDoc[]>();
+      .lean<(SummaryDoc & Pick<ProductDoc, 'fits'>)[]>();
     if (w.desc) docs.reverse();
-    return { items: docs.map(toSummary), total };
+    return { items: docs.map(summary), total };
   }
 
   private async readAnchors(filter: Record<string, unknown>): Promise<SortKey[]> {
@@ -824,4 +868,15 @@ export const UNINDEXED_QUERIES: { shape: string; reason: string }[] = [
       'products find {"categorySlug":"=","inStock":"="} sort {"name":1,"id":1} projection {"_id":0,"id":1,"name":1,"sku":1,"category":1,"tags":1,"imageUrl":1,"images":1,"inStock":1,"availability":1,"brandName":1,"brand":1,"partNumber":1,"slug":1}',
     reason: "the admin list's stock filter within a category: walks (categorySlug, name, id) in order, checking stock, until `limit` match; admin-only",
   },
+  ...[
+    'products aggregate {"$or":[{"fitKeys":{"$in":["="]}},{"id":{"$in":["="]}}],"brandSlug":"=","categorySlug":"="} then $group',
+    'products aggregate {"brandSlug":"=","categorySlug":"=","fitKeys":{"$in":["="]}} then $group',
+    'products find {"$or":[{"fitKeys":{"$in":["="]}},{"id":{"$in":["="]}}],"brandSlug":"=","categorySlug":"="} sort {"name":1,"id":1} projection {"_id":0,"id":1,"name":1,"sku":1,"category":1,"tags":1,"imageUrl":1,"images":1,"inStock":1,"availability":1,"brandName":1,"brand":1,"partNumber":1,"slug":1,"fits":1}',
+    'products find {"brandSlug":"=","categorySlug":"=","fitKeys":{"$in":["="]}} projection {"_id":0,"id":1,"fits":1}',
+    'products find {"brandSlug":"=","categorySlug":"=","fitKeys":{"$in":["="]}} sort {"name":1,"id":1} projection {"_id":0,"id":1,"name":1,"sku":1,"category":1,"tags":1,"imageUrl":1,"images":1,"inStock":1,"availability":1,"brandName":1,"brand":1,"partNumber":1,"slug":1,"fits":1}',
+  ].map((shape) => ({
+    shape,
+    reason:
+      "a fleet's parts in one category of one brand: the (fitKeys, categorySlug, name, id) index bounds it to the fleet's parts in the category, the brand is checked on each; a fourth machine index on every part's writes is not worth the narrowest listing",
+  })),
 ];

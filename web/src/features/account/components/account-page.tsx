@@ -1,175 +1,44 @@
-import { OTP_LENGTH } from '@forgeline/contracts/otp-length';
-import { LogOut, Mail, UserRound } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useLocation } from 'react-router-dom';
-import { Button } from '../../../components/ui/button.tsx';
-import { FieldLabel } from '../../../components/ui/field-label.tsx';
-import { formControlClass } from '../../../components/ui/form-control.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { serverMessage } from '../../../lib/api-error.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
-import { useBuyerSession, useSendCode, useSignOut, useVerifyCode } from '../api/account.ts';
-
-const input = `${formControlClass} w-full`;
-const failed = (err: unknown, fallback: string) => serverMessage(err) ?? fallback;
+import { useBuyerSession } from '../api/get-session.ts';
+import { QuoteListAccessContext, type QuoteListAccess } from '../quote-list-access.ts';
+import { LoadError } from './section-states.tsx';
+import { SignInForm } from './sign-in-form.tsx';
+import { SignedInAccount } from './signed-in-account.tsx';
 
 /**
- * /account and /account/sign-in: a buyer signs in with a code mailed to them (or the mail's link, which carries the
- * code in the address's fragment: the form is filled in, the buyer presses Sign in), and sees who they are signed in as.
+ * /account and /account/sign-in (issue 35): a buyer signs in with a code mailed to them, then has their account here:
+ * their company's machines, parts lists, quotes and orders, the company, and their data. `quoteList` is the quote
+ * list's store, handed over by the app (router.tsx): the parts lists and reorders fill the quote list with it.
  */
-export default function AccountPage() {
+export default function AccountPage({ quoteList }: { quoteList: QuoteListAccess }) {
   const session = useBuyerSession();
-  useDocumentTitle(session.data ? 'Your account' : 'Sign in');
-  return (
-    <div className="mx-auto max-w-lg px-4 py-10 sm:py-14">
-      {session.isPending ? (
+  useDocumentTitle(session.data === null ? 'Sign in' : 'Your account');
+  if (session.isPending) {
+    return (
+      <div className="mx-auto max-w-lg px-4 py-10 sm:py-14">
         <Spinner label="Loading your account..." />
-      ) : session.data ? (
-        <SignedIn email={session.data.email} expiresAt={session.data.expiresAt} />
-      ) : (
+      </div>
+    );
+  }
+  if (session.isError) {
+    return (
+      <div className="mx-auto max-w-lg px-4 py-10 sm:py-14">
+        <h1 className="mb-4 font-display text-3xl font-extrabold uppercase text-ink">Your account</h1>
+        <LoadError title="Your account did not load." error={session.error} onRetry={() => void session.refetch()} retrying={session.isFetching} />
+      </div>
+    );
+  }
+  if (!session.data) {
+    return (
+      <div className="mx-auto max-w-lg px-4 py-10 sm:py-14">
         <SignInForm />
-      )}
-    </div>
-  );
-}
-
-function SignedIn({ email, expiresAt }: { email: string; expiresAt: string }) {
-  const signOut = useSignOut();
+      </div>
+    );
+  }
   return (
-    <section aria-labelledby="account-heading" className="rounded-lg border border-zinc-200 bg-white p-6">
-      <h1 id="account-heading" className="flex items-center gap-2 font-display text-3xl font-extrabold uppercase text-ink">
-        <UserRound className="size-7" aria-hidden="true" /> Your account
-      </h1>
-      <p className="mt-3 text-ink">
-        Signed in as <strong>{email}</strong>.
-      </p>
-      <p className="mt-1 text-sm text-steel">This browser stays signed in until {new Date(expiresAt).toLocaleDateString('en', { dateStyle: 'long' })}, or until you sign out.</p>
-      {signOut.isError ? (
-        <p role="alert" className="mt-3 text-sm text-red-700">
-          {failed(signOut.error, 'Signing out failed. Please try again.')}
-        </p>
-      ) : null}
-      <Button variant="outline" className="mt-5" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
-        <LogOut className="size-4" aria-hidden="true" /> Sign out
-      </Button>
-    </section>
-  );
-}
-
-/** `#code=<request id>.<code>` from the mail's link, or null. */
-function codeFromLink(hash: string): { sessionId: string; otp: string } | null {
-  const m = /^#code=([\w-]{1,100})\.(\d+)$/.exec(hash);
-  return m && m[2]!.length === OTP_LENGTH ? { sessionId: m[1]!, otp: m[2]! } : null;
-}
-
-function SignInForm() {
-  const ids = useId();
-  const location = useLocation();
-  // The mail's link: the code is filled in from the fragment (no server saw it), and the address bar cleared of it.
-  const [fromLink] = useState(() => codeFromLink(location.hash));
-  const [email, setEmail] = useState('');
-  const [sent, setSent] = useState<{ sessionId: string; email: string } | null>(fromLink && { sessionId: fromLink.sessionId, email: '' });
-  const [otp, setOtp] = useState(fromLink?.otp ?? '');
-  const sendCode = useSendCode();
-  const verify = useVerifyCode();
-  useEffect(() => {
-    if (fromLink) window.history.replaceState(window.history.state, '', location.pathname);
-  }, [fromLink, location.pathname]);
-
-  const ask = (e: FormEvent) => {
-    e.preventDefault();
-    sendCode.mutate(email, { onSuccess: (r) => setSent({ sessionId: r.sessionId, email }) });
-  };
-  const check = (e: FormEvent) => {
-    e.preventDefault();
-    if (sent) verify.mutate({ sessionId: sent.sessionId, otp: otp.trim() });
-  };
-
-  return (
-    <section aria-labelledby="sign-in-heading" className="rounded-lg border border-zinc-200 bg-white p-6">
-      <h1 id="sign-in-heading" className="font-display text-3xl font-extrabold uppercase text-ink">
-        Sign in
-      </h1>
-      <p className="mt-2 text-sm text-steel">No password: we e-mail you a code. Without an account everything works as before; with one, this browser knows you.</p>
-      {!sent ? (
-        <form onSubmit={ask} className="mt-5 space-y-4" noValidate={false}>
-          <div>
-            <FieldLabel htmlFor={`${ids}-email`} required>
-              Your work e-mail
-            </FieldLabel>
-            <input
-              id={`${ids}-email`}
-              type="email"
-              required
-              maxLength={254}
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={sendCode.isError ? true : undefined}
-              aria-describedby={sendCode.isError ? `${ids}-email-error` : undefined}
-              className={input}
-            />
-            {sendCode.isError ? (
-              <p id={`${ids}-email-error`} role="alert" className="mt-1 text-sm text-red-700">
-                {failed(sendCode.error, 'The code could not be sent. Please try again.')}
-              </p>
-            ) : null}
-          </div>
-          <Button type="submit" disabled={sendCode.isPending}>
-            <Mail className="size-4" aria-hidden="true" /> {sendCode.isPending ? 'Sending...' : 'E-mail me a code'}
-          </Button>
-        </form>
-      ) : (
-        <form onSubmit={check} className="mt-5 space-y-4">
-          <p role="status" className="text-sm text-ink">
-            {sent.email ? (
-              <>
-                We sent a code to <strong>{sent.email}</strong>. It works once, for 10 minutes.
-              </>
-            ) : (
-              'Your code is filled in from the link: press Sign in.'
-            )}
-          </p>
-          <div>
-            <FieldLabel htmlFor={`${ids}-otp`} required>
-              The {OTP_LENGTH}-digit code
-            </FieldLabel>
-            <input
-              id={`${ids}-otp`}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              required
-              pattern={`\\d{${OTP_LENGTH}}`}
-              maxLength={OTP_LENGTH}
-              value={otp}
-              onChange={(e) => setOtp(e.target.value)}
-              aria-invalid={verify.isError ? true : undefined}
-              aria-describedby={verify.isError ? `${ids}-otp-error` : undefined}
-              className={`${input} font-mono tracking-widest`}
-            />
-            {verify.isError ? (
-              <p id={`${ids}-otp-error`} role="alert" className="mt-1 text-sm text-red-700">
-                {failed(verify.error, 'Signing in failed. Please try again.')}
-              </p>
-            ) : null}
-          </div>
-          <div className="flex flex-wrap gap-3">
-            <Button type="submit" disabled={verify.isPending}>
-              {verify.isPending ? 'Signing in...' : 'Sign in'}
-            </Button>
-            <Button
-              variant="outline"
-              onClick={() => {
-                setSent(null);
-                setOtp('');
-                verify.reset();
-              }}
-            >
-              Use another address
-            </Button>
-          </div>
-        </form>
-      )}
-    </section>
+    <QuoteListAccessContext value={quoteList}>
+      <SignedInAccount session={session.data} />
+    </QuoteListAccessContext>
   );
 }

@@ -2,13 +2,13 @@ import type { BrandProductsResponse } from '@forgeline/contracts/products';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, withQuery } from '../../../lib/api-client.ts';
 import { BRAND_PAGE_SIZE } from '../../../config/constants.ts';
-import { machineParams, type Machine } from '../../../lib/machine.ts';
+import { machineParams, type MachineChoice } from '../../../lib/machine.ts';
 
 /** A brand page; `machine` narrows it to the parts that fit. */
 export interface BrandProductsParams {
   brand: string;
   page: number;
-  machine?: Machine;
+  machine?: MachineChoice;
 }
 
 /** GET /api/brands/{brand}/products?page=&limit=75&make=&model=&serial= */

@@ -2,13 +2,13 @@ import type { ProductListResponse } from '@forgeline/contracts/products';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, withQuery } from '../../../lib/api-client.ts';
 import { GALLERY_PAGE_SIZE } from '../../../config/constants.ts';
-import { machineParams, type Machine } from '../../../lib/machine.ts';
+import { machineParams, type MachineChoice } from '../../../lib/machine.ts';
 
 /** A gallery page; `machine` narrows it to the parts that fit. */
 export interface CatalogProductsParams {
   page: number;
   search: string;
-  machine?: Machine;
+  machine?: MachineChoice;
 }
 
 /** GET /api/catalog/products?limit=48&offset=&search=&make=&model=&serial= (the image gallery). */

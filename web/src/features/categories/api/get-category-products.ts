@@ -2,14 +2,14 @@ import type { ProductListResponse } from '@forgeline/contracts/products';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, withQuery } from '../../../lib/api-client.ts';
 import { CATEGORY_PAGE_SIZE } from '../../../config/constants.ts';
-import { machineParams, type Machine } from '../../../lib/machine.ts';
+import { machineParams, type MachineChoice } from '../../../lib/machine.ts';
 
 /** A category listing's page; `machine` narrows it to the parts that fit (absent: every part, as the server renders it). */
 export interface CategoryProductsParams {
   category: string;
   brand?: string;
   page: number;
-  machine?: Machine;
+  machine?: MachineChoice;
 }
 
 /** GET /api/products?category=&brand=&make=&model=&serial=&limit=75&offset=(page-1)*75 */

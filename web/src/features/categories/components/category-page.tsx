@@ -13,6 +13,7 @@ import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { formatCount } from '../../../lib/format-count.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useMachine } from '../../../lib/use-machine.ts';
+import { unitsFitting } from '../../../lib/machine.ts';
 import { ProductListing } from '../../listing/components/product-listing.tsx';
 import { AddProductToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
 import { useCategoryProducts } from '../api/get-category-products.ts';
@@ -85,7 +86,7 @@ export default function CategoryPage() {
           below={<div className="mt-10">{pager}</div>}
           gridClassName={PRODUCT_GRID_CLASS}
           firstCards={PRODUCT_GRID_FIRST_CARDS}
-          card={(p, i) => <ProductCard product={p} priority={i < 4} action={<AddProductToQuoteList product={p} compact />} />}
+          card={(p, i) => <ProductCard product={p} priority={i < 4} action={<AddProductToQuoteList product={p} compact />} fitsUnits={unitsFitting(machine, p.fitsMachines)} />}
         />
       </div>
     </>

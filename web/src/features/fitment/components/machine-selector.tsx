@@ -5,7 +5,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { FieldLabel } from '../../../components/ui/field-label.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { cn } from '../../../lib/cn.ts';
-import { machineLabel, serializeMachine, toMachine, type Machine } from '../../../lib/machine.ts';
+import { isFleet, machineLabel, serializeMachine, toMachine, type MachineChoice } from '../../../lib/machine.ts';
+import { fleetChoice, unitChoice, useMyFleet } from '../../../lib/my-fleet.ts';
 import { setMachine, useMachine } from '../../../lib/use-machine.ts';
 import { useResetPage } from '../../../lib/use-page-param.ts';
 import { useFitmentMakes } from '../api/get-fitment-makes.ts';
@@ -17,13 +18,13 @@ interface Draft {
   serial: string;
 }
 
-const draftOf = (m: Machine | null): Draft => ({ make: m?.make ?? '', model: m?.model ?? '', serial: m?.serial ?? '' });
+const draftOf = (m: MachineChoice | null): Draft => (!m || isFleet(m) ? { make: '', model: '', serial: '' } : { make: m.make, model: m.model ?? '', serial: m.serial ?? '' });
 
 /** The list a select offers: the catalogue's names, plus the chosen one while the list loads (or if it left the list). */
 const withChosen = (names: string[], chosen: string) => (chosen && !names.includes(chosen) ? [chosen, ...names] : names);
 
 /** "Fits: Caterpillar 320D Excavator · S/N RJS01000" with its × button. */
-export function MachineChip({ machine, onRemove }: { machine: Machine; onRemove: () => void }) {
+export function MachineChip({ machine, onRemove }: { machine: MachineChoice; onRemove: () => void }) {
   return (
     <p className="inline-flex min-w-0 max-w-full items-center gap-1 rounded-full bg-ink py-1 pl-3 pr-1 text-sm text-white">
       <span className="min-w-0 break-words">
@@ -77,7 +78,16 @@ export function MachineSelector({ goTo, folded = false, className }: { goTo?: st
   const makeNames = withChosen(makes.data?.makes.map((m) => m.make) ?? [], draft.make);
   const modelNames = withChosen(models.data?.models.map((m) => m.model) ?? [], draft.model);
 
-  const choose = (next: Machine | null) => {
+  const fleet = useMyFleet();
+  const unitValue = !machine ? '' : isFleet(machine) ? 'all' : (fleet?.find((u) => machine.unit === u.unitName)?.id ?? '');
+  const chooseUnit = (value: string) => {
+    if (!fleet) return;
+    if (value === 'all') return choose(fleetChoice(fleet));
+    const unit = fleet.find((u) => u.id === value);
+    choose(unit ? unitChoice(unit) : null);
+  };
+
+  const choose = (next: MachineChoice | null) => {
     setMachine(next);
     setOpen(false);
     if (goTo) void navigate(goTo);
@@ -118,6 +128,28 @@ export function MachineSelector({ goTo, folded = false, className }: { goTo?: st
           {machine ? <MachineChip machine={machine} onRemove={remove} /> : null}
         </div>
       </div>
+      {fleet?.length ? (
+        // A signed-in buyer's own machines (issue 35): all of them at once, or one unit by its name.
+        <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1">
+          <label htmlFor={`${id}-unit`} className="text-sm font-semibold text-ink">
+            My machines
+          </label>
+          <select
+            id={`${id}-unit`}
+            value={unitValue}
+            onChange={(e) => chooseUnit(e.target.value)}
+            className={cn(formControlClass, 'h-11 min-w-0 max-w-full flex-1 sm:max-w-md')}
+          >
+            <option value="">Choose one of your machines...</option>
+            <option value="all">All my machines ({fleet.length})</option>
+            {fleet.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.unitName} — {u.make} {u.model}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <button
         ref={toggleRef}
         type="button"

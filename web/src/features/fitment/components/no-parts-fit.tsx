@@ -1,12 +1,12 @@
 import { Tractor } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
-import { machineLabel, type Machine } from '../../../lib/machine.ts';
+import { machineLabel, type MachineChoice } from '../../../lib/machine.ts';
 import { setMachine } from '../../../lib/use-machine.ts';
 import { useResetPage } from '../../../lib/use-page-param.ts';
 
 /** A listing's empty state when none of its parts fit the chosen machine, with the way back to every part. */
-export function NoPartsFit({ machine, where = 'here' }: { machine: Machine; where?: string }) {
+export function NoPartsFit({ machine, where = 'here' }: { machine: MachineChoice; where?: string }) {
   const resetPage = useResetPage();
   const clear = () => {
     setMachine(null);

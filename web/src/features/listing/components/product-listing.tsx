@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { FirstScreenGrid } from '../../../components/ui/first-screen-grid.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
-import type { Machine } from '../../../lib/machine.ts';
+import type { MachineChoice } from '../../../lib/machine.ts';
 import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
 import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
 
@@ -25,7 +25,7 @@ export interface ProductListingProps {
   /** What the grid shows when the page filters its products itself (the brand page's filter box); default `products`. */
   shown?: readonly ProductSummary[];
   /** The visitor's machine: the server narrowed `products` to the parts that fit it. */
-  machine: Machine | undefined;
+  machine: MachineChoice | undefined;
   /** Where nothing fits, as NoPartsFit says it: "among Deere parts", "in the gallery". */
   noFitWhere: string;
   /** "No Products Found": why (the sentence under the heading) and what to do (buttons), when nothing is to show and not for want of fit. */

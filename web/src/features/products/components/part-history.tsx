@@ -5,6 +5,8 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { formatSerialRange, sortFits } from '../serial-range.ts';
+import { fitCoversMachine } from '@forgeline/contracts/machine-fit';
+import { useMyFleet } from '../../../lib/my-fleet.ts';
 
 /** Rows the Fits table shows before "Show all". */
 const FITS_SHOWN = 12;
@@ -37,6 +39,22 @@ function Panel({ id, icon: Icon, title, children, className }: { id: string; ico
       </h2>
       {children}
     </section>
+  );
+}
+
+/** For a signed-in buyer (issue 35): which of their company's units this part fits, by the catalogue's own rule. */
+function YourUnits({ fits }: { fits: Fitment[] }) {
+  const fleet = useMyFleet();
+  if (!fleet?.length) return null;
+  const fitting = fleet.filter((u) => fits.some((f) => fitCoversMachine(f, u)));
+  return fitting.length ? (
+    <p className="mt-2 rounded bg-emerald-50 px-3 py-2 text-sm font-semibold text-emerald-800">
+      Fits your {fitting.map((u) => u.unitName).join(', ')}
+    </p>
+  ) : (
+    <p className="mt-2 rounded bg-zinc-100 px-3 py-2 text-sm text-steel">
+      None of your {fleet.length === 1 ? 'machine' : `${fleet.length} machines`} is listed here.
+    </p>
   );
 }
 
@@ -104,6 +122,7 @@ export function PartHistorySections({
     <div className={`mt-10 grid items-start gap-6 ${fits.length && side ? 'lg:grid-cols-3' : ''}`}>
       {fits.length ? (
         <Panel id="fits-heading" icon={Tractor} title="Fits" className={side ? 'lg:col-span-2' : undefined}>
+          <YourUnits fits={fits} />
           <FitsTable fits={fits} />
         </Panel>
       ) : null}

@@ -1,7 +1,7 @@
 import { productPath } from '@forgeline/contracts/slug';
 import { whatsappLink } from '@forgeline/site-config/whatsapp';
 import { CheckCircle2, ClipboardList, Loader2, MessageCircle, Send, Trash2 } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
@@ -28,6 +28,9 @@ import {
   type QuoteListLine,
 } from '../quote-list-store.ts';
 import { PartsListImport } from './parts-list-import.tsx';
+
+/** A signed-in buyer keeps the list for their company (issue 35); its dialog loads only when the list has lines. */
+const SaveQuoteListAsList = lazy(() => import('../../account/components/save-quote-list-as-list.tsx').then((m) => ({ default: m.SaveQuoteListAsList })));
 
 function LineRow({ line, index }: { line: QuoteListLine; index: number }) {
   const uid = useId();
@@ -187,10 +190,13 @@ export default function QuoteListPage() {
                     <LineRow key={l.key} line={l} index={i} />
                   ))}
                 </ol>
-                <div className="mt-2 flex justify-between text-sm text-steel">
+                <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm text-steel">
                   <span>
                     {lines.length} of {QUOTE_LIST_MAX_LINES} lines
                   </span>
+                  <Suspense fallback={null}>
+                    <SaveQuoteListAsList lines={lines} />
+                  </Suspense>
                   <button
                     type="button"
                     className="underline hover:text-ink"

@@ -8,6 +8,7 @@ import { SEARCH_RESULTS_PAGE_SIZE } from '../../../config/constants.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { usePageParam } from '../../../lib/use-page-param.ts';
 import { useMachine } from '../../../lib/use-machine.ts';
+import { unitsFitting } from '../../../lib/machine.ts';
 import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
 import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
 import { AddProductToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
@@ -53,7 +54,12 @@ export function SearchResults({ search }: { search: string }) {
           </StateMessage>
         ) : (
           <>
-            <ProductGrid products={q.data.products} priorityCount={4} action={(p) => <AddProductToQuoteList product={p} compact />} />
+            <ProductGrid
+              products={q.data.products}
+              priorityCount={4}
+              action={(p) => <AddProductToQuoteList product={p} compact />}
+              fits={(p) => unitsFitting(machine, p.fitsMachines)}
+            />
             <div className="mt-10">
               <Pagination page={page} totalPages={totalPages} label="Search results pagination" />
             </div>
