@@ -102,7 +102,9 @@ describe('OpenAPI document', () => {
       const concrete = path.replace(/\{(\w+)\}/g, (_m, name: string) => `${name}-1`);
       const rule = matchRoute(concrete);
       let expected: unknown[];
-      if (!path.startsWith('/api/admin/') || open.has(where)) expected = [];
+      // A buyer's account (issue 35): its own cookie, checked by auth (and by the gateway's buyer check); sign-in is open.
+      if (/^\/api\/account(\/|$)/.test(path)) expected = /^\/api\/account\/(sign-in\/|session$|sign-out$)/.test(path) ? [] : [{ buyerCookie: [] }];
+      else if (!path.startsWith('/api/admin/') || open.has(where)) expected = [];
       else if (path.startsWith('/api/admin/auth/')) expected = staff; // the session and sign-out: auth reads the session's token or cookie
       else if (rule?.keyScope) expected = [...staff, { apiKey: [`${rule.keyScope}:${method === 'get' || method === 'head' ? 'read' : 'write'}`] }];
       else expected = staff;
@@ -112,6 +114,7 @@ describe('OpenAPI document', () => {
     expect(doc).toHaveProperty(['components', 'securitySchemes', 'sessionCookie'], expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'fl_admin' }));
     expect(doc).toHaveProperty(['components', 'securitySchemes', 'sessionToken', 'scheme'], 'bearer');
     expect(doc).toHaveProperty(['components', 'securitySchemes', 'apiKey', 'scheme'], 'bearer');
+    expect(doc).toHaveProperty(['components', 'securitySchemes', 'buyerCookie'], expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'fl_buyer' }));
     // An admin call says what the gateway's check answers.
     for (const { path, method, op } of operations.filter((o) => (o.op.security ?? []).length > 0 && !o.path.startsWith('/api/admin/auth/'))) {
       expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));
