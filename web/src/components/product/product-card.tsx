@@ -37,6 +37,11 @@ export function ProductCardImage({
   );
 }
 
+/** In a listing narrowed to a buyer's fleet: "Fits Haul truck 07, Loader 2" (nothing otherwise). */
+export function FitsUnitsBadge({ units }: { units: string[] | undefined }) {
+  return units?.length ? <p className="self-start rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-semibold text-emerald-800">Fits {units.join(', ')}</p> : null;
+}
+
 /**
  * Card of the category and search result grids (spec section 2, category page). `action` goes under the card's link:
  * the page that shows the card puts "Add to quote list" there (the quote-list feature's, which this shared card does
@@ -77,7 +82,7 @@ export function ProductCard({
           <p className="text-xs text-steel sm:text-sm">
             Part #: <span className="font-mono font-semibold text-ink">{product.partNumber || 'N/A'}</span>
           </p>
-          {fitsUnits?.length ? <p className="self-start rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-semibold text-emerald-800">Fits {fitsUnits.join(', ')}</p> : null}
+          <FitsUnitsBadge units={fitsUnits} />
           {matchLabel ? (
             <p className="self-start rounded bg-safety/25 px-1.5 py-0.5 font-mono text-xs font-semibold text-ink break-all">{matchLabel}</p>
           ) : null}

@@ -4,7 +4,8 @@ import { productDetailsText, productQuoteText, WHATSAPP_GREETING, whatsappLink }
 import { FileText, MessageCircle } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { PRODUCT_GRID_CLASS, PRODUCT_GRID_FIRST_CARDS, ProductCardImage } from '../../../components/product/product-card.tsx';
+import { FitsUnitsBadge, PRODUCT_GRID_CLASS, PRODUCT_GRID_FIRST_CARDS, ProductCardImage } from '../../../components/product/product-card.tsx';
+import { unitsFitting } from '../../../lib/machine.ts';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
 import { ExternalButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
@@ -21,7 +22,7 @@ import { useBrandProducts } from '../api/get-brand-products.ts';
 
 const NO_PRODUCTS: ProductSummary[] = [];
 
-function BrandProductCard({ product, priority }: { product: ProductSummary; priority: boolean }) {
+function BrandProductCard({ product, priority, fitsUnits }: { product: ProductSummary; priority: boolean; fitsUnits: string[] }) {
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-sm">
       <Link to={productPath(product)} className="group block">
@@ -35,6 +36,11 @@ function BrandProductCard({ product, priority }: { product: ProductSummary; prio
           SKU: <span className="font-mono text-ink">{product.sku}</span>
         </p>
         <p className="text-xs text-steel">{product.category}</p>
+        {fitsUnits.length ? (
+          <div className="mt-1">
+            <FitsUnitsBadge units={fitsUnits} />
+          </div>
+        ) : null}
         <div className="mt-auto grid grid-cols-1 gap-2 pt-4 sm:grid-cols-2">
           <ExternalButtonLink href={whatsappLink(productQuoteText(product), site.whatsappNumber)} variant="primary" size="sm" aria-label={`Quote: ${product.name}`}>
             <MessageCircle className="size-4" aria-hidden="true" /> Quote
@@ -110,7 +116,7 @@ export default function BrandPage() {
           empty={{ message: filter ? `Nothing on this page matches “${filter}”.` : 'No products for this brand yet.' }}
           gridClassName={PRODUCT_GRID_CLASS}
           firstCards={PRODUCT_GRID_FIRST_CARDS}
-          card={(p, i) => <BrandProductCard product={p} priority={i < 4} />}
+          card={(p, i) => <BrandProductCard product={p} priority={i < 4} fitsUnits={unitsFitting(machine, p.fitsMachines)} />}
         />
         <div className="mt-10">
           <Pagination page={page} totalPages={totalPages} label={`${brandName} pagination`} />

@@ -3,7 +3,8 @@ import { productPath } from '@forgeline/contracts/slug';
 import { Images, Layers, Tags } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ProductCardImage } from '../../../components/product/product-card.tsx';
+import { FitsUnitsBadge, ProductCardImage } from '../../../components/product/product-card.tsx';
+import { unitsFitting } from '../../../lib/machine.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { PageInputPagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
@@ -21,7 +22,7 @@ import { useCatalogProducts } from '../api/get-catalog-products.ts';
 /** Cards rendered with the page: three rows of a 1440 px screen's six columns. */
 const FIRST_CARDS = 18;
 
-function GalleryCard({ product, priority }: { product: ProductSummary; priority: boolean }) {
+function GalleryCard({ product, priority, fitsUnits }: { product: ProductSummary; priority: boolean; fitsUnits: string[] }) {
   const extra = Math.max(0, (product.images?.length ?? 0) - 1);
   return (
     <Link
@@ -39,6 +40,7 @@ function GalleryCard({ product, priority }: { product: ProductSummary; priority:
       </div>
       <div className="flex flex-1 flex-col gap-1 p-3">
         <p className="font-mono text-sm font-bold text-ink">{product.partNumber || product.sku}</p>
+        <FitsUnitsBadge units={fitsUnits} />
         <h2 className="line-clamp-2 text-sm leading-snug text-steel group-hover:text-ink">{product.name}</h2>
         <p className="text-xs font-semibold text-ink">
           {displayBrand(product.brandName)} <span className="font-normal text-steel">· {product.category}</span>
@@ -156,7 +158,7 @@ export default function GalleryPage() {
           }
           gridClassName="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4 xl:grid-cols-6"
           firstCards={FIRST_CARDS}
-          card={(p, i) => <GalleryCard product={p} priority={i < 4} />}
+          card={(p, i) => <GalleryCard product={p} priority={i < 4} fitsUnits={unitsFitting(machine, p.fitsMachines)} />}
         />
       </div>
     </>
