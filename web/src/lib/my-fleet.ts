@@ -71,3 +71,16 @@ export function fleetChoice(units: FleetUnit[]): Fleet | null {
 
 /** One unit as a listing filter. */
 export const unitChoice = (u: FleetUnit): MachineChoice => ({ make: u.make, model: u.model, unit: u.unitName, ...(u.serial ? { serial: u.serial } : {}) });
+
+/** The signed-in buyer's address (to fill a quote form in), or undefined. */
+export function useBuyerEmail(): string | undefined {
+  const signedIn = useBuyerSignedIn();
+  const q = useQuery({
+    queryKey: ['account', 'session'],
+    queryFn: () => apiFetch<{ email: string }>('/api/account/session'),
+    enabled: signedIn,
+    staleTime: 60_000,
+    retry: false,
+  });
+  return signedIn ? q.data?.email : undefined;
+}

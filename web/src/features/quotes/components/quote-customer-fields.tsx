@@ -1,5 +1,6 @@
 import { quoteCountries } from '@forgeline/site-config/countries';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { useBuyerEmail } from '../../../lib/my-fleet.ts';
 import { toast } from 'sonner';
 import { FieldLabel } from '../../../components/ui/field-label.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
@@ -58,6 +59,12 @@ export function useQuoteCustomerForm() {
   const [answer, setAnswer] = useState('');
   // eslint-disable-next-line react-hooks/set-state-in-effect -- random, so drawn after hydration, never while rendering
   useEffect(() => setChallenge(newChallenge()), []);
+  // A signed-in buyer's address is filled in (issue 35), unless something was typed already.
+  const buyerEmail = useBuyerEmail();
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the address arrives after mounting (their session)
+    if (buyerEmail) setFields((f) => (f.customerEmail ? f : { ...f, customerEmail: buyerEmail }));
+  }, [buyerEmail]);
 
   const change = (name: keyof CustomerFields) => (e: { target: { value: string } }) => {
     setFields((f) => ({ ...f, [name]: e.target.value }));
