@@ -40,7 +40,46 @@ describe('SqliteProductRepository', () => {
     }
   });
 
-  it.each(['sort', 'walk'] as const)("checks a fleet's serials against the fits' ranges exactly as serialInRange does, whatever their shapes (%s)", async (fleetRead) => {
+  it("pages a fleet's listing from its kept list until a write here or another connection's commit changes a fit", async () => {
+    const file = await freshFile();
+    const service = SqliteProductRepository.open(file);
+    const editor = SqliteProductRepository.open(file);
+    const part = (n: number, fits: { make: string; model: string; serialFrom?: string; serialTo?: string }[]) =>
+      makeProduct({ id: id(800 + n), name: `Roller ${String(n).padStart(2, '0')}`, sku: `RL-${n}`, category: 'Undercarriage', brandName: 'Caterpillar', fits });
+    const fleet = [
+      { makeSlug: 'caterpillar', modelSlug: 'd9t', serial: 'RJS00100' },
+      { makeSlug: 'komatsu', modelSlug: 'pc200' },
+    ];
+    const page = async (offset: number) => {
+      const p = await service.listByCategory({ categorySlug: 'undercarriage', limit: 4, offset, fleet });
+      return { total: p.total, items: p.items.map((i) => [i.name, i.fitsMachines]) };
+    };
+    try {
+      const parts = Array.from({ length: 10 }, (_, n) => part(n, [{ make: n % 2 ? 'Komatsu' : 'Caterpillar', model: n % 2 ? 'PC200' : 'D9T' }]));
+      await service.upsertMany(parts);
+      // The first page reads the listing; the next, the listing asked again, reads it whole and keeps it.
+      expect(await page(0)).toEqual({ total: 10, items: [['Roller 00', [0]], ['Roller 01', [1]], ['Roller 02', [0]], ['Roller 03', [1]]] });
+      expect(await page(4)).toEqual({ total: 10, items: [['Roller 04', [0]], ['Roller 05', [1]], ['Roller 06', [0]], ['Roller 07', [1]]] });
+      // An edit here: Roller 02's fit now stops short of the fleet's serial, Roller 03 fits both machines.
+      await service.upsertMany([
+        part(2, [{ make: 'Caterpillar', model: 'D9T', serialTo: 'RJS00050' }]),
+        part(3, [{ make: 'Caterpillar', model: 'D9T' }, { make: 'Komatsu', model: 'PC200' }]),
+      ]);
+      expect(await page(0)).toEqual({ total: 9, items: [['Roller 00', [0]], ['Roller 01', [1]], ['Roller 03', [0, 1]], ['Roller 04', [0]]] });
+      expect(await page(2)).toEqual({ total: 9, items: [['Roller 03', [0, 1]], ['Roller 04', [0]], ['Roller 05', [1]], ['Roller 06', [0]]] });
+      expect(await page(4)).toEqual({ total: 9, items: [['Roller 05', [1]], ['Roller 06', [0]], ['Roller 07', [1]], ['Roller 08', [0]]] });
+      // A commit by another connection: a new part, and Roller 00 no longer fits.
+      await editor.upsertMany([part(0, [{ make: 'Volvo', model: 'EC480D' }]), part(10, [{ make: 'Komatsu', model: 'PC200' }])]);
+      expect(await page(0)).toEqual({ total: 9, items: [['Roller 01', [1]], ['Roller 03', [0, 1]], ['Roller 04', [0]], ['Roller 05', [1]]] });
+      expect(await page(2)).toEqual({ total: 9, items: [['Roller 04', [0]], ['Roller 05', [1]], ['Roller 06', [0]], ['Roller 07', [1]]] });
+      expect(await page(8)).toEqual({ total: 9, items: [['Roller 10', [1]]] });
+    } finally {
+      await service.close();
+      await editor.close();
+    }
+  });
+
+  it.each(['sort', 'walk', 'cheaper'] as const)("checks a fleet's serials against the fits' ranges exactly as serialInRange does, whatever their shapes (%s)", async (fleetRead) => {
     const repo = SqliteProductRepository.open(await freshFile(), { fleetRead });
     // Serials and range ends of a few shapes that meet, often equal: the same letters and digits, fewer digits, other
     // letters, none, lower case and punctuation (codeKey's work), other text, empty ends.
