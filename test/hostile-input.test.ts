@@ -828,6 +828,37 @@ describe("a buyer's fleet filter and the reorder lookup at their limits", () => 
   });
 });
 
+describe("a company's quotes and orders: the page, the limit and the status taken as data", () => {
+  const at = () => `127.0.0.1:${gatewayPort}`;
+  const get = (target: string) => rawRequest(gatewayPort, httpRequest('GET', target, [['Host', at()], ['Accept', 'application/json'], ['Cookie', `fl_buyer=${buyerToken}`]]));
+
+  it('repeated, huge, negative, spam or operator-shaped parameters: a 400 naming the field, or the plain list; never a 5xx', async () => {
+    const cases: [string, number, string?][] = [
+      ['/api/account/quotes?page=1&limit=100', 200],
+      ['/api/account/quotes?status=spam', 400, 'status'], // the seller's call, never a buyer's filter
+      ['/api/account/quotes?status=won&status=lost', 400, 'status'],
+      ['/api/account/quotes?page=1&page=2', 400, 'page'],
+      ['/api/account/quotes?page=1e400', 400, 'page'],
+      ['/api/account/quotes?page=100001', 400, 'page'],
+      ['/api/account/quotes?limit=-1', 400, 'limit'],
+      [`/api/account/quotes?status=${encodeURIComponent('{"$ne":"spam"}')}`, 400, 'status'],
+      ['/api/account/orders?limit=101', 400, 'limit'],
+      ['/api/account/orders?page=%00', 400, 'page'],
+      // No nested query objects reach a store: `status[$ne]` is a name of its own, ignored.
+      ['/api/account/quotes?status[$ne]=won&emailKey[$regex]=.', 200],
+      ['/api/account/orders?page[$gt]=0', 200],
+      ['/api/account/quotes/%7B%22%24ne%22%3A%22%22%7D', 404],
+      [`/api/account/orders/${'x'.repeat(101)}`, 400, 'id'],
+    ];
+    for (const [target, status, field] of cases) {
+      const answer = await get(target);
+      expect(answer.status, `${target}: ${answer.text.slice(-200)}`).toBe(status);
+      if (field) expect((JSON.parse(answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4)) as { message: string }).message, target).toContain(field);
+    }
+    await expectAllUp();
+  });
+});
+
 describe('server limits', () => {
   const targets = () => [
     ['the gateway', gatewayPort, '/healthz'],

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ListPageSchema } from './common.ts';
 import { ORDER_STATUSES } from './orders.ts';
-import { INBOX_STATUSES } from './quote-inbox.ts';
+import { INBOX_STATUSES, type InboxStatus } from './quote-inbox.ts';
 
 /**
  * A buyer's own quotes and orders (issue 35): every request and order whose e-mail belongs to the company (its
- * members' addresses, past ones included), behind the buyer session (the gateway signs a buyer assertion; the quotes
- * service answers). One company's ids from another's session are a 404, never data.
+ * members' addresses as auth names them now, in any letter case: a member who left takes theirs along), behind the
+ * buyer session (the gateway signs a buyer assertion; the quotes service answers). One company's ids from another's
+ * session are a 404, never data; spam is never shown.
  *   GET  /api/account/quotes?page&limit&status    -> { items: BuyerQuote[], pagination }
  *   GET  /api/account/quotes/{id}                  -> BuyerQuoteDetail (the lines asked and the latest version's)
  *   POST /api/account/quotes/{id}/view-link        -> { url } (a fresh link to its quote page, when it has a priced version)
@@ -14,8 +15,11 @@ import { INBOX_STATUSES } from './quote-inbox.ts';
  *   GET  /api/account/orders/{id}                  -> BuyerOrder with its lines
  */
 
+/** The statuses a buyer filters by: spam is the seller's call, never shown to the buyer (nor named in a filter). */
+export const BUYER_QUOTE_STATUSES = INBOX_STATUSES.filter((s) => s !== 'spam') as Exclude<InboxStatus, 'spam'>[];
+
 export const BuyerHistoryQuerySchema = z.object({
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(INBOX_STATUSES, `must be one of ${INBOX_STATUSES.join(', ')}`).optional()),
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(BUYER_QUOTE_STATUSES, `must be one of ${BUYER_QUOTE_STATUSES.join(', ')}`).optional()),
   page: z.coerce.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1').max(100_000).default(1),
   limit: z.coerce.number('must be a whole number').int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(25),
 });

@@ -58,6 +58,7 @@ import { renderQuotePdf, type QuoteSeller } from './domain/quote-pdf.ts';
 import { PO_DOCUMENT_MAX_BYTES, poDocumentKey, receiveAcceptWithDocument, type ReceivedAccept } from './po-document-upload.ts';
 import type { ObjectStore } from '@forgeline/object-store/ports';
 import { addBuyerHistoryRoutes } from './routes/buyer-history.ts';
+import { isAnonymised } from './domain/company-history.ts';
 import { buyerQuoteView, hashQuoteToken, quotePdfName, linkOpens, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteViewSettings } from './domain/quote-view.ts';
 import {
   QUOTE_DECLINE_REASON_LABELS,
@@ -490,6 +491,7 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
       const input = parseInput(InboxReplySchema, req.body, 'body');
       const version = expectedVersion(req, input.version);
       const r = await load(String(req.params.id));
+      if (isAnonymised(r.customerEmail)) throw new HttpError(409, 'This buyer deleted their account: there is nobody to send a reply to. The request stays as a record.');
       if (input.lines.length > r.lines.length) {
         throw new HttpError(400, `Invalid body: lines has ${input.lines.length} entries but the request asks for ${r.lines.length} part(s)`, [{ path: 'lines', message: 'more lines than the request has' }]);
       }
@@ -1045,7 +1047,8 @@ function addOrderRoutes(app: Express, deps: QuotesDeps) {
             reply: null,
           },
         ],
-        mails: [orderStatusMail(o, { status: input.status, shipment, reason }, version + 1, deps.mail)],
+        // A deleted buyer's order still moves; there is nobody to tell.
+        mails: isAnonymised(o.customerEmail) ? [] : [orderStatusMail(o, { status: input.status, shipment, reason }, version + 1, deps.mail)],
         webhooks: [
           webhookEmit('order.status_changed', {
             from: o.status,

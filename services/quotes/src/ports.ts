@@ -333,8 +333,13 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
    */
   listBuyerQuotes(emails: string[], status: InboxStatus | undefined, offset: number, limit: number): Promise<{ items: BuyerQuoteRecord[]; total: number }>;
   listBuyerOrders(emails: string[], offset: number, limit: number): Promise<{ items: OrderRecord[]; total: number }>;
-  /** Takes a person out of their requests and orders, which stay (the seller's records): name, address, phone, contact. */
-  anonymiseBuyer(email: string, replacement: { name: string; email: string }): Promise<{ requests: number; orders: number }>;
+  /**
+   * Takes the person of `email` (lower-case; any case matches) out of their requests and orders, which stay (the
+   * seller's records), as domain/company-history.ts says: each request's history without them and a note that it
+   * happened (its version grows by one), its quote-page links revoked, its sent mails' copies emptied. Idempotent: a
+   * run cut short is finished by the next (a request's address is replaced last).
+   */
+  anonymiseBuyer(email: string, who: { name: string; email: string }, at: string): Promise<{ requests: number; orders: number }>;
 
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -6,8 +6,8 @@ import type { InboxDetail } from '@forgeline/contracts/quote-inbox';
 import { buyerAssertionHeaders } from '@forgeline/service-kit/buyer-assertion';
 import { gatewayAssertionHeaders } from '@forgeline/service-kit/gateway-assertion';
 import { MongoQuoteStore } from '../src/adapters/mongo/mongo-quote-store.ts';
-import type { QuoteStore } from '../src/ports.ts';
-import { ADMINS, PRODUCT, SERVICE_TOKEN, post, send, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
+import type { OrderRecord, QuoteStore } from '../src/ports.ts';
+import { ADMINS, PRODUCT, SERVICE_TOKEN, eventually, post, send, startCatalogStub, startService, validQuote, type TestService } from './harness.ts';
 
 /**
  * A signed-in buyer's own quote requests and orders (issue 35) over HTTP, on both storage adapters, as the gateway
@@ -55,24 +55,32 @@ function describeHistory(name: string, makeStore: (() => Promise<QuoteStore>) | 
       return res.body.id as string;
     }
     /** Staff's priced reply; answers the quote-page token its mail carries. */
-    async function reply(id: string) {
+    async function reply(id: string, validUntil: string | null = null) {
       const detail = await send('GET', `${svc.url}/api/admin/quotes/${id}`, undefined, await admin());
-      const body = { message: 'Our prices.', lines: [{ unitPrice: 12.5, currency: 'USD', leadTime: '3 days' }, { unitPrice: 4, currency: 'USD', leadTime: null }, { unitPrice: null, currency: null, leadTime: null }] };
+      const body = { message: 'Our prices.', validUntil, lines: [{ unitPrice: 12.5, currency: 'USD', leadTime: '3 days' }, { unitPrice: 4, currency: 'USD', leadTime: null }, { unitPrice: null, currency: null, leadTime: null }] };
       const res = await send('POST', `${svc.url}/api/admin/quotes/${id}/reply`, body, { ...(await admin()), 'if-match': detail.headers.get('etag')! });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const version = (res.body as InboxDetail).version;
       const mail = (await svc.store.listMails(id)).find((m) => m.id === `quote-${id}-reply-${version}`)!;
       return /\/quote\/view\/([A-Za-z0-9_-]{43})\b/.exec(mail.message.text)![1]!;
     }
-    async function order(id: string) {
-      const token = await reply(id);
+    async function order(id: string, validUntil: string | null = null) {
+      const token = await reply(id, validUntil);
       const accepted = await post(`${svc.url}/api/quote-view/${token}/accept`, {
         version: 1,
         poNumber: 'PO-7781',
         delivery: { company: 'Quarry Co', address: '1 Pit Road', contactName: 'Ada Buyer', contactPhone: '+44 113 000' },
         quantities: [4, 10, 0],
+        note: 'Ring Ada on +44 113 000 at the gate.',
       });
       expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+      return token;
+    }
+    /** Staff move a request (If-Match as the inbox does). */
+    async function move(id: string, status: string) {
+      const detail = await send('GET', `${svc.url}/api/admin/quotes/${id}`, undefined, await admin());
+      const res = await send('PATCH', `${svc.url}/api/admin/quotes/${id}`, { status }, { ...(await admin()), 'if-match': detail.headers.get('etag')! });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
 
     it("shows a company its members' requests (an address in any case), with the latest version and the order; never another's", async () => {
@@ -89,6 +97,9 @@ function describeHistory(name: string, makeStore: (() => Promise<QuoteStore>) | 
       const body = list.body as BuyerQuoteList;
       expect(body.items.map((q) => q.id)).toEqual([second, first]);
       expect(body.pagination).toEqual({ page: 1, limit: 25, total: 2, totalPages: 1 });
+      // The assertion's addresses are compared as stored ones are: whatever their case.
+      const shouted = ((await as(company([planner.toUpperCase(), ` Tech@${d}`]), 'GET', '/api/account/quotes')).body as BuyerQuoteList).items;
+      expect(shouted.map((q) => q.id)).toEqual([second, first]);
       const ordered = body.items.find((q) => q.id === first)!;
       expect(ordered).toMatchObject({ email: planner, lineCount: 3, firstLine: PRODUCT.name, latestVersion: { version: 1, totals: [{ currency: 'USD', total: 90 }] } });
       expect(ordered.orderNumber).toMatch(/^\d{4}-\d{5}$/);
@@ -129,7 +140,17 @@ function describeHistory(name: string, makeStore: (() => Promise<QuoteStore>) | 
       expect(page2.items.map((q) => q.id)).toEqual([ids[0]]);
       expect(page2.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2 });
       expect(((await as(me, 'GET', '/api/account/quotes?status=quoted')).body as BuyerQuoteList).items).toEqual([]);
-      for (const q of ['limit=0', 'limit=101', 'page=x', 'status=nope']) {
+      await reply(ids[1]!);
+      const quoted = (await as(me, 'GET', '/api/account/quotes?status=quoted')).body as BuyerQuoteList;
+      expect(quoted.items.map((q) => [q.id, q.status, q.latestVersion?.version])).toEqual([[ids[1], 'quoted', 1]]);
+      expect(quoted.pagination.total).toBe(1);
+      expect(((await as(me, 'GET', '/api/account/quotes?status=pending')).body as BuyerQuoteList).items.map((q) => q.id)).toEqual([ids[2], ids[0]]);
+      // Spam is the seller's to see: not in the list, not counted, not found.
+      await move(ids[2]!, 'spam');
+      const left = (await as(me, 'GET', '/api/account/quotes')).body as BuyerQuoteList;
+      expect([left.items.map((q) => q.id), left.pagination.total]).toEqual([[ids[1], ids[0]], 2]);
+      expect((await as(me, 'GET', `/api/account/quotes/${ids[2]}`)).status).toBe(404);
+      for (const q of ['limit=0', 'limit=101', 'page=x', 'status=nope', 'status=spam']) {
         const r = await as(me, 'GET', `/api/account/quotes?${q}`);
         expect(r.status, q).toBe(400);
         expect((r.body as { message: string }).message).toContain(q.split('=')[0]);
@@ -141,26 +162,57 @@ function describeHistory(name: string, makeStore: (() => Promise<QuoteStore>) | 
       expect((await send('GET', `${svc.url}/api/account/quotes`, undefined, { 'x-buyer-assertion': staff })).status).toBe(401);
     });
 
-    it('anonymises a deleted buyer: the requests and the order stay, without the person, and leave their list', async () => {
+    it('anonymises a deleted buyer: the records stay without the person, out of their list, mailed nothing more', async () => {
       const email = `leaver-${randomUUID().slice(0, 6)}@quarry.example`;
       const id = await request(email);
-      await order(id);
+      await order(id); // with a note
+      // Another, priced to expire in two days: its reminder is due.
+      const open = await request(email);
+      const token = await reply(open, new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10));
       const me = company([email]);
       const orderId = ((await as(me, 'GET', '/api/account/orders')).body as BuyerOrderList).items[0]!.id;
+      const mails = async () => [...(await svc.store.listMails(id)), ...(await svc.store.listMails(open))];
+      await eventually(async () => (await mails()).every((m) => m.status === 'sent'));
+      const mailsBefore = (await mails()).length;
       expect((await post(`${svc.url}/internal/buyers/anonymise`, { emails: [email] })).status).toBe(401); // no service token
       const done = await send('POST', `${svc.url}/internal/buyers/anonymise`, { emails: [email.toUpperCase()] }, { 'x-service-token': SERVICE_TOKEN });
-      expect(done.body).toEqual({ requests: 1, orders: 1 });
+      expect(done.body).toEqual({ requests: 2, orders: 1 });
 
       expect(((await as(me, 'GET', '/api/account/quotes')).body as BuyerQuoteList).items).toEqual([]);
+      expect(((await as(me, 'GET', '/api/account/orders')).body as BuyerOrderList).items).toEqual([]);
+      expect((await as(me, 'GET', `/api/account/quotes/${id}`)).status).toBe(404);
       const kept = (await send('GET', `${svc.url}/api/admin/quotes/${id}`, undefined, await admin())).body as InboxDetail;
-      expect(kept).toMatchObject({ customerName: 'Deleted buyer', customerPhone: '' });
-      expect(kept.customerEmail).toMatch(/^deleted-[0-9a-f-]+@deleted\.invalid$/);
+      expect(kept).toMatchObject({ customerName: 'Deleted buyer', customerPhone: '', message: '', country: 'United Kingdom', status: 'won' });
+      const placeholder = kept.customerEmail;
+      expect(placeholder).toMatch(/^deleted-[0-9a-f-]+@deleted\.invalid$/);
       expect(kept.lines).toHaveLength(3);
-      const keptOrder = (await send('GET', `${svc.url}/api/admin/orders/${orderId}`, undefined, await admin())).body as { customerName: string; poNumber: string; delivery: { contactName: string; company: string } };
-      expect(keptOrder).toMatchObject({ customerName: 'Deleted buyer', poNumber: 'PO-7781', delivery: { contactName: '', company: 'Quarry Co' } });
+      // The history keeps the reply's prices and the accept, without the address or the buyer's words, and says what happened.
+      const replied = kept.history.find((h) => h.type === 'reply')!;
+      expect([replied.to, replied.reply?.lines[0]?.unitPrice]).toEqual([placeholder, 12.5]);
+      expect(kept.history.find((h) => h.type === 'buyer')).toMatchObject({ text: '', buyer: { action: 'accept', poNumber: 'PO-7781' } });
+      expect(kept.history.at(-1)).toMatchObject({ actor: 'system', type: 'note', text: expect.stringContaining('deleted their account') });
+      const keptOrder = (await send('GET', `${svc.url}/api/admin/orders/${orderId}`, undefined, await admin())).body as OrderRecord & { etag?: string };
+      expect(keptOrder).toMatchObject({ customerName: 'Deleted buyer', customerEmail: placeholder, poNumber: 'PO-7781', note: '', delivery: { company: 'Quarry Co', address: '1 Pit Road', contactName: '', contactPhone: '' } });
+      expect(keptOrder.lines.map((l) => [l.productSku, l.quantity, l.unitPrice])).toEqual([[PRODUCT.sku, 4, 12.5], [SEAL.sku, 10, 4]]);
+      // Nothing stored says who they were: not the entry, its history, its order, nor the copies of the mails sent.
+      const everything = JSON.stringify([kept, keptOrder, await mails(), await svc.store.getQuoteRequest(id), await svc.store.inboxHistory(open)]);
+      for (const trace of [email.split('@')[0]!, 'Ada Buyer', '7946', 'Leeds', 'Ring Ada']) expect(everything, trace).not.toContain(trace);
       // The staff search no longer finds the person by their address.
       const search = (await send('GET', `${svc.url}/api/admin/quotes?q=${encodeURIComponent(email.split('@')[0]!)}`, undefined, await admin())).body as { items: unknown[] };
       expect(search.items).toEqual([]);
+
+      // Their links no longer open, and nothing more is mailed: no reminder, no reply (refused), no order news.
+      expect((await send('GET', `${svc.url}/api/quote-view/${token}`)).status).toBe(404);
+      expect(await svc.reminders.runOnce()).toBe(0);
+      const again = await send('GET', `${svc.url}/api/admin/quotes/${id}`, undefined, await admin());
+      const refused = await send('POST', `${svc.url}/api/admin/quotes/${id}/reply`, { message: 'Hello?', lines: [] }, { ...(await admin()), 'if-match': again.headers.get('etag')! });
+      expect([refused.status, refused.body.message]).toEqual([409, expect.stringContaining('deleted their account')]);
+      const o = await send('GET', `${svc.url}/api/admin/orders/${orderId}`, undefined, await admin());
+      const shipped = await send('PATCH', `${svc.url}/api/admin/orders/${orderId}`, { status: 'shipped', carrier: 'DHL', trackingNumber: 'T-1' }, { ...(await admin()), 'if-match': o.headers.get('etag')! });
+      expect(shipped.status, JSON.stringify(shipped.body)).toBe(200);
+      expect((await mails()).length).toBe(mailsBefore);
+      // A second run finds nobody.
+      expect((await send('POST', `${svc.url}/internal/buyers/anonymise`, { emails: [email] }, { 'x-service-token': SERVICE_TOKEN })).body).toEqual({ requests: 0, orders: 0 });
     });
   });
 }

@@ -411,6 +411,72 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
       }
     });
 
+    it("lists a buyer company's requests and orders by address in any case, newest first, and takes a person out of them", async () => {
+      const store = await make();
+      try {
+        const t0 = Date.now();
+        const at = (min: number) => new Date(t0 + min * 60_000).toISOString();
+        const emails = ['ada@quarry.example', 'bo@quarry.example'];
+        const [a1, b1, a2] = [quote({ customerEmail: 'Ada@Quarry.example', createdAt: at(1) }), quote({ customerEmail: 'bo@quarry.example', createdAt: at(2) }), quote({ customerEmail: 'ada@quarry.example', createdAt: at(3) })];
+        const [theirs, spam] = [quote({ customerEmail: 'eve@else.example', createdAt: at(4) }), quote({ customerEmail: 'bo@quarry.example', createdAt: at(5) })];
+        const buyerMail = (q: QuoteRequest, n: string, to: string): OutboxMail => ({ id: `m-${q.id}-${n}`, refId: q.id, message: { to, subject: `Your quote, Ada (${n})`, text: 'Hello Ada, +44 20 7946', messageId: `<m-${q.id}-${n}@x>` } });
+        await store.saveQuoteRequest(a1, [buyerMail(a1, 'buyer', a1.customerEmail), buyerMail(a1, 'seller', 'sales@seller.example')]);
+        for (const q of [b1, a2, theirs, spam]) await store.saveQuoteRequest(q, []);
+        await store.updateInbox(spam.id, 0, { status: 'spam', updatedAt: at(6), events: [], mails: [] });
+        // a1 priced (the reply to its address as typed) and ordered; its mails sent, but one queued since.
+        const line = { productSku: 'SKU-1', productName: 'Filter', quantity: 2, unitPrice: 3.5, currency: 'USD', leadTime: null };
+        await store.updateInbox(a1.id, 0, { status: 'quoted', updatedAt: at(7), events: [{ at: at(7), actor: 'ops@x.test', type: 'reply', from: null, to: a1.customerEmail, text: 'Our prices', reply: { lines: [line], validUntil: null } }], mails: [] });
+        const order = {
+          id: `o-${a1.id}`, number: await store.nextOrderNumber('2099'), quoteId: a1.id, quoteVersion: 1, status: 'confirmed' as const, poNumber: 'PO-9', poDocument: null,
+          delivery: { company: 'Quarry Co', address: '1 Pit Road', contactName: 'Ada', contactPhone: '+44 1' }, note: 'Ring Ada', lines: [{ ...line, productId: 'p-1' }],
+          customerName: 'Ada', customerEmail: 'ADA@quarry.example', shipment: null, cancelReason: null, createdAt: at(8), updatedAt: at(8), version: 0,
+        };
+        const buyerEvent = { at: at(8), actor: 'buyer', type: 'buyer' as const, from: null, to: null, text: 'Ring Ada at the gate', reply: null, buyer: { action: 'accept' as const, version: 1, orderNumber: order.number, poNumber: 'PO-9' } };
+        await store.updateInbox(a1.id, 1, { status: 'won', updatedAt: at(8), events: [buyerEvent], mails: [], order });
+        await store.saveQuoteLink({ tokenHash: `h-${a1.id}`, quoteId: a1.id, createdAt: at(7), revokedAt: null });
+        for (const m of await store.claimDueMails(new Date(t0 + 3_600_000), 10, 60_000)) await store.markSent(m.id, new Date());
+        await store.enqueueMails([buyerMail(a1, 'later', a1.customerEmail)]);
+
+        const page = await store.listBuyerQuotes(emails, undefined, 0, 2);
+        expect([page.items.map((i) => i.record.id), page.total]).toEqual([[a2.id, b1.id], 3]);
+        const last = await store.listBuyerQuotes(emails, undefined, 2, 2);
+        expect(last.items.map((i) => [i.record.id, i.history.map((h) => h.type), i.order?.number ?? null])).toEqual([[a1.id, ['reply', 'buyer'], order.number]]);
+        expect((await store.listBuyerQuotes(emails, 'won', 0, 10)).items.map((i) => i.record.id)).toEqual([a1.id]);
+        expect((await store.listBuyerQuotes(emails, 'spam', 0, 10)).items.map((i) => i.record.id)).toEqual([spam.id]); // the route never asks
+        expect(await store.listBuyerQuotes([], undefined, 0, 10)).toEqual({ items: [], total: 0 });
+        expect((await store.listBuyerOrders(emails, 0, 10)).items.map((o) => o.id)).toEqual([order.id]);
+        expect((await store.listBuyerOrders(['eve@else.example'], 0, 10)).total).toBe(0);
+
+        const who = { name: 'Deleted buyer', email: 'deleted-1@deleted.invalid' };
+        expect(await store.anonymiseBuyer('ada@quarry.example', who, at(9))).toEqual({ requests: 2, orders: 1 });
+        expect((await store.listBuyerQuotes(emails, undefined, 0, 10)).items.map((i) => i.record.id)).toEqual([b1.id]);
+        expect((await store.listBuyerOrders(emails, 0, 10)).total).toBe(0);
+        expect(await store.getInbox(a1.id)).toMatchObject({ customerName: who.name, customerEmail: who.email, emailDomain: 'deleted.invalid', customerPhone: '', message: '', country: 'India', status: 'won', version: 3, updatedAt: at(9), lineCount: 1 });
+        expect(await store.getQuoteRequest(a1.id)).toMatchObject({ customerName: who.name, customerEmail: who.email, customerPhone: '', message: '' });
+        const history = await store.inboxHistory(a1.id);
+        expect(history.map((h) => [h.type, h.actor, h.to, h.text])).toEqual([
+          ['reply', 'ops@x.test', who.email, 'Our prices'],
+          ['buyer', 'buyer', null, ''],
+          ['note', 'system', null, expect.stringContaining('deleted their account')],
+        ]);
+        expect(history[1]!.buyer).toMatchObject({ poNumber: 'PO-9' });
+        expect(await store.getOrder(order.id)).toMatchObject({
+          customerName: who.name, customerEmail: who.email, note: '', poNumber: 'PO-9', number: order.number, version: 1,
+          delivery: { company: 'Quarry Co', address: '1 Pit Road', contactName: '', contactPhone: '' }, lines: order.lines,
+        });
+        expect((await store.listOrders({ q: 'ada' }, 0, 10)).total).toBe(0);
+        expect((await store.findQuoteLink(`h-${a1.id}`))?.revokedAt).toBe(at(9));
+        // The sent mails' copies keep their ids and say nothing of the person; the one still queued goes as it is.
+        const mails = Object.fromEntries((await store.listMails(a1.id)).map((m) => [m.id.split('-').at(-1), m]));
+        expect(mails.buyer!.message).toEqual({ to: who.email, subject: '(removed: the buyer deleted their account)', text: '', messageId: `<m-${a1.id}-buyer@x>` });
+        expect(mails.seller!.message).toMatchObject({ to: 'sales@seller.example', text: '' });
+        expect(mails.later!.message.to).toBe(a1.customerEmail);
+        expect(await store.anonymiseBuyer('ada@quarry.example', who, at(10))).toEqual({ requests: 0, orders: 0 });
+      } finally {
+        await store.close();
+      }
+    });
+
     it('queues webhook deliveries with a change, one per endpoint that wants the event, and claims each attempt once', async () => {
       const store = await make();
       try {

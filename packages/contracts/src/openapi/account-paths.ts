@@ -166,7 +166,7 @@ export const accountHistoryPaths: Paths = {
   '/api/account/quotes': {
     get: op(
       'getBuyerQuotes',
-      "The company's quote requests (every member's address, past ones included), newest first, with the latest priced version and the order",
+      "The company's quote requests (every member's address, in any letter case; spam left out), newest first, with the latest priced version and the order",
       { 200: json(BuyerQuoteListSchema, 'A page of requests'), ...errors(400, ...ACCOUNT_ERRORS) },
       { parameters: parameters(BuyerHistoryQuerySchema, 'query') },
     ),

@@ -1,5 +1,6 @@
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { QuoteStore } from '../ports.ts';
+import { isAnonymised } from './company-history.ts';
 import { DAY_MS } from './inbox.ts';
 import { expiryReminderMail, type MailSettings } from './mails.ts';
 import { hashQuoteToken, newQuoteToken, quoteViewUrl, type QuoteViewSettings } from './quote-view.ts';
@@ -32,6 +33,7 @@ export function createExpiryReminders(o: ExpiryRemindersOptions) {
     const due = await o.store.listExpiringQuotes(day(now), day(now + o.daysBefore * DAY_MS), 500);
     let queued = 0;
     for (const q of due) {
+      if (isAnonymised(q.customerEmail)) continue;
       const id = `quote-${q.id}-expiry-${q.validUntil}`;
       if ((await o.store.listMails(q.id)).some((m) => m.id === id)) continue;
       const token = newQuoteToken();

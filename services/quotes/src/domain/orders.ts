@@ -1,4 +1,4 @@
-import type { OrderLine } from '../ports.ts';
+import type { OrderLine, OrderRecord } from '../ports.ts';
 
 /** An order's number: the year it was placed and its place in that year, e.g. `2026-00042` (what buyers quote back). */
 export const orderNumber = (year: string, n: number) => `${year}-${String(n).padStart(5, '0')}`;
@@ -15,3 +15,7 @@ export function totalsByCurrency(items: { amount: number | null; currency: strin
 export const lineTotal = (l: { unitPrice: number | null; quantity: number }) => (l.unitPrice === null ? null : round2(l.unitPrice * l.quantity));
 
 export const orderTotals = (lines: OrderLine[]) => totalsByCurrency(lines.map((l) => ({ amount: lineTotal(l), currency: l.currency })));
+
+/** What the orders' search looks through: number, PO, buyer, parts. */
+export const orderSearchText = (o: OrderRecord) =>
+  [o.number, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, ...o.lines.map((l) => l.productSku)].join('\n').toLowerCase();

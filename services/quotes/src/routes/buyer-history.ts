@@ -22,7 +22,9 @@ import { hashQuoteToken, newQuoteToken, quoteVersions, quoteViewUrl, type QuoteV
 const EXPORT_MAX = 10_000;
 const IdParams = z.object({ id: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters') });
 const pages = (total: number, page: number, limit: number) => ({ page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) });
-const belongs = (buyer: BuyerActor, email: string) => buyer.memberEmails.includes(email.toLowerCase());
+/** The company's addresses as stored keys are compared: lower-case (the assertion's are taken as they come). */
+const members = (buyer: BuyerActor) => [...new Set(buyer.memberEmails.map((e) => e.trim().toLowerCase()))];
+const belongs = (buyer: BuyerActor, email: string) => members(buyer).includes(email.toLowerCase());
 
 /**
  * A signed-in buyer's own quote requests and orders (issue 35), behind the gateway's buyer assertion: those of the
@@ -44,7 +46,7 @@ export function addBuyerHistoryRoutes(app: Express, deps: { store: QuoteStore; s
     route(async (req, res) => {
       const buyer = buyerOf(res);
       const q = parseInput(BuyerHistoryQuerySchema, req.query, 'query');
-      const page = await store.listBuyerQuotes(buyer.memberEmails, q.status, (q.page - 1) * q.limit, q.limit);
+      const page = await store.listBuyerQuotes(members(buyer), q.status, (q.page - 1) * q.limit, q.limit);
       const items = page.items.map((q) => buyerQuote(q.record, q.history, q.order, deps.quoteView));
       res.setHeader('cache-control', 'no-store');
       res.json({ items, pagination: pages(page.total, q.page, q.limit) } satisfies BuyerQuoteList);
@@ -79,7 +81,7 @@ export function addBuyerHistoryRoutes(app: Express, deps: { store: QuoteStore; s
     route(async (req, res) => {
       const buyer = buyerOf(res);
       const q = parseInput(BuyerHistoryQuerySchema.omit({ status: true }), req.query, 'query');
-      const page = await store.listBuyerOrders(buyer.memberEmails, (q.page - 1) * q.limit, q.limit);
+      const page = await store.listBuyerOrders(members(buyer), (q.page - 1) * q.limit, q.limit);
       res.setHeader('cache-control', 'no-store');
       res.json({ items: page.items.map((o) => buyerOrder(o, false)), pagination: pages(page.total, q.page, q.limit) } satisfies BuyerOrderList);
     }),
@@ -122,8 +124,9 @@ export function addBuyerHistoryRoutes(app: Express, deps: { store: QuoteStore; s
     route(async (req, res) => {
       const { emails } = parseInput(AnonymiseBuyersRequestSchema, req.body, 'body');
       const done = { requests: 0, orders: 0 };
-      for (const email of new Set(emails.map((e) => e.toLowerCase()))) {
-        const n = await store.anonymiseBuyer(email, anonymousBuyer(randomUUID().slice(0, 12)));
+      const at = new Date().toISOString();
+      for (const email of new Set(emails.map((e) => e.trim().toLowerCase()))) {
+        const n = await store.anonymiseBuyer(email, anonymousBuyer(randomUUID().slice(0, 12)), at);
         done.requests += n.requests;
         done.orders += n.orders;
       }

@@ -3,8 +3,10 @@ import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
 import { INBOX_STATUSES, type InboxEvent, type InboxStats, type InboxStatus } from '@forgeline/contracts/quote-inbox';
 import { ORDER_STATUSES } from '@forgeline/contracts/orders';
+import { BUYER_QUOTE_STATUSES } from '@forgeline/contracts/buyer-history';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
-import { orderNumber } from '../../domain/orders.ts';
+import { anonymisedEvent, anonymisedNote, anonymisedOrder, anonymisedRequest, redactedMail } from '../../domain/company-history.ts';
+import { orderNumber, orderSearchText } from '../../domain/orders.ts';
 import type {
   CaptchaTake,
   ClaimedDelivery,
@@ -123,9 +125,6 @@ interface OrderDoc extends Omit<OrderRecord, 'id'> {
   unrecordedEvents?: string;
   unqueuedWebhooks?: string;
 }
-
-const orderSearchText = (o: OrderRecord) =>
-  [o.number, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, ...o.lines.map((l) => l.productSku)].join('\n').toLowerCase();
 
 function docToOrder(d: OrderDoc): OrderRecord {
   const { _id, pendingSince: _p, search: _s, emailKey: _k, unqueuedMails: _m, unrecordedEvents: _e, unqueuedWebhooks: _w, ...rest } = d;
@@ -342,7 +341,8 @@ export class MongoQuoteStore implements QuoteStore {
     );
     // The list names the status (all of them when none is asked, as the inbox does), newest first.
     orderSchema.index({ status: 1, pendingSince: 1, createdAt: -1, _id: -1 });
-    orderSchema.index({ emailKey: 1, createdAt: -1, _id: -1 });
+    // A buyer company's orders, newest first (issue 35); an address's alone (anonymising) from its beginning.
+    orderSchema.index({ emailKey: 1, pendingSince: 1, createdAt: -1, _id: -1 });
     this.orders = conn.model<OrderDoc>('Order', orderSchema);
     const endpointSchema = new mongoose.Schema<WebhookEndpointDoc>(
       { _id: str, url: str, events: [String], description: optStr, secret: str, createdAt: str, deletedAt: { type: String, default: null } },
@@ -419,8 +419,9 @@ export class MongoQuoteStore implements QuoteStore {
     inboxSchema.index({ status: 1, kind: 1, assignee: 1, createdAt: -1, _id: -1 });
     // The expiry reminders: quoted requests by their last valid day.
     inboxSchema.index({ status: 1, validUntil: 1, _id: 1 });
-    // A buyer company's requests, newest first (issue 35).
-    inboxSchema.index({ emailKey: 1, createdAt: -1, _id: -1 });
+    // A buyer company's requests, newest first (issue 35): the statuses named (all a buyer sees when none is asked), as
+    // the inbox's are, so a status filter and the count read the index alone; an address's alone from its beginning.
+    inboxSchema.index({ emailKey: 1, kind: 1, status: 1, createdAt: -1, _id: -1 });
     const eventSchema = new mongoose.Schema<EventDoc>(
       {
         _id: str,
@@ -685,7 +686,7 @@ export class MongoQuoteStore implements QuoteStore {
 
   async listBuyerQuotes(emails: string[], status: InboxStatus | undefined, offset: number, limit: number) {
     if (!emails.length) return { items: [], total: 0 };
-    const q: Record<string, unknown> = { emailKey: { $in: emails }, kind: 'quote', status: status ?? { $ne: 'spam' } };
+    const q: Record<string, unknown> = { emailKey: { $in: emails }, kind: 'quote', status: status ?? { $in: [...BUYER_QUOTE_STATUSES] } };
     const [docs, total] = await Promise.all([
       this.inbox.find(q, { search: 0, unqueuedMails: 0, unrecordedEvents: 0 }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).lean(),
       this.inbox.countDocuments(q),
@@ -713,24 +714,45 @@ export class MongoQuoteStore implements QuoteStore {
     return { items: docs.map((d) => docToOrder(d as OrderDoc)), total };
   }
 
-  async anonymiseBuyer(email: string, replacement: { name: string; email: string }) {
-    const key = replacement.email.toLowerCase();
-    const domain = key.slice(key.indexOf('@') + 1);
-    const entries = await this.inbox.find({ emailKey: email }, { search: 0 }).lean();
+  async anonymiseBuyer(email: string, who: { name: string; email: string }, at: string) {
+    const entries = (await this.inbox.find({ emailKey: email }, { search: 0 }).lean()) as unknown as InboxDoc[];
     for (const d of entries) {
-      const after = { ...docToRecord(d as unknown as InboxDoc), customerName: replacement.name, customerEmail: replacement.email, emailDomain: domain, customerPhone: '' };
-      await this.inbox.updateOne(
-        { _id: d._id },
-        { $set: { customerName: after.customerName, customerEmail: after.customerEmail, emailKey: key, emailDomain: domain, customerPhone: '', search: inboxSearchText(after) } },
-      );
-      await this.quotes.updateOne({ _id: d._id }, { $set: { customerName: replacement.name, customerEmail: replacement.email, customerPhone: '' } });
-      await this.contacts.updateOne({ _id: d._id }, { $set: { name: replacement.name, email: replacement.email, phone: '' } });
+      const after = anonymisedRequest(docToRecord(d), who);
+      // The person's traces first and the address last: a run cut short finds the entry again and finishes it.
+      for (const e of await this.events.find({ itemId: d._id }).sort({ _id: 1 }).lean()) {
+        const was = docToEvent(e);
+        const now = anonymisedEvent(was, email, who);
+        if (now !== was) await this.events.updateOne({ _id: e._id }, { $set: { to: now.to, text: now.text } });
+      }
+      for (const m of await this.listMails(d._id)) {
+        if (m.status === 'sent') await this.outbox.updateOne({ _id: m.id }, { $set: { message: JSON.stringify(redactedMail(m.message, email, who)) } });
+      }
+      await this.revokeQuoteLinks(d._id, at);
+      await this.quotes.updateOne({ _id: d._id }, { $set: { customerName: after.customerName, customerEmail: after.customerEmail, customerPhone: after.customerPhone, message: after.message } });
+      await this.contacts.updateOne({ _id: d._id }, { $set: { name: after.customerName, email: after.customerEmail, phone: after.customerPhone, message: after.message } });
+      const fields = { customerName: after.customerName, customerEmail: after.customerEmail, emailKey: after.customerEmail.toLowerCase(), emailDomain: after.emailDomain, customerPhone: after.customerPhone, message: after.message, search: inboxSearchText(after) };
+      // On the version read, as staff changes are, with the history's note carried as theirs are (recoverUnqueued).
+      for (let version: number | undefined = d.version, tries = 0; version !== undefined; tries++) {
+        if (tries === 5) throw new Error(`quote request ${d._id} kept changing while its buyer was anonymised; try again`);
+        const events = JSON.stringify([{ ...anonymisedNote(at), _id: `${d._id}:${String(version + 1).padStart(9, '0')}:0`, itemId: d._id }]);
+        const res = await this.inbox.updateOne({ _id: d._id, version }, { $set: { ...fields, version: version + 1, updatedAt: at, unqueuedMails: '[]', unrecordedEvents: events } });
+        if (res.matchedCount) {
+          await this.finishChange(d._id, '[]', events);
+          break;
+        }
+        version = (await this.inbox.findById(d._id, { version: 1 }).lean())?.version;
+      }
     }
     const orders = await this.orders.find({ emailKey: email }).lean();
     for (const d of orders) {
-      const after = docToOrder({ ...(d as OrderDoc), customerName: replacement.name, customerEmail: replacement.email });
-      after.delivery = { ...after.delivery, contactName: '', contactPhone: '' };
-      await this.orders.updateOne({ _id: d._id }, { $set: { customerName: replacement.name, customerEmail: replacement.email, emailKey: key, delivery: after.delivery, search: orderSearchText(after) } });
+      const after = anonymisedOrder(docToOrder(d as OrderDoc), who);
+      await this.orders.updateOne(
+        { _id: d._id },
+        {
+          $set: { customerName: after.customerName, customerEmail: after.customerEmail, emailKey: after.customerEmail.toLowerCase(), delivery: after.delivery, note: after.note, search: orderSearchText(after), updatedAt: at },
+          $inc: { version: 1 },
+        },
+      );
     }
     return { requests: entries.length, orders: orders.length };
   }

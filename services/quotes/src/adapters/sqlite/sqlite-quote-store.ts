@@ -7,7 +7,8 @@ import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '
 import { INBOX_STATUSES } from '@forgeline/contracts/quote-inbox';
 import { ORDER_STATUSES } from '@forgeline/contracts/orders';
 import { DAY_MS, inboxFromContact, inboxFromQuote, inboxSearchText, median, searchTerms } from '../../domain/inbox.ts';
-import { orderNumber } from '../../domain/orders.ts';
+import { anonymisedEvent, anonymisedNote, anonymisedOrder, anonymisedRequest, redactedMail } from '../../domain/company-history.ts';
+import { orderNumber, orderSearchText } from '../../domain/orders.ts';
 import type {
   CaptchaTake,
   ClaimedDelivery,
@@ -263,10 +264,6 @@ const toOrder = (r: OrderRow): OrderRecord => ({
   updatedAt: r.updated_at,
   version: r.version,
 });
-
-/** What the orders' search looks through: number, PO, buyer, parts. */
-const orderSearchText = (o: OrderRecord) =>
-  [o.number, o.poNumber, o.customerName, o.customerEmail, o.delivery.company, ...o.lines.map((l) => l.productSku)].join('\n').toLowerCase();
 
 interface InboxRow {
   id: string;
@@ -959,31 +956,46 @@ export class SqliteQuoteStore implements QuoteStore {
     return { items: rows.map(toOrder), total };
   }
 
-  async anonymiseBuyer(email: string, replacement: { name: string; email: string }) {
+  async anonymiseBuyer(email: string, who: { name: string; email: string }, at: string) {
     return this.save(() => {
       const entries = this.db.prepare('SELECT rowid AS rid, * FROM inbox WHERE lower(customer_email) = ?').all(email) as (InboxRow & { rid: number })[];
-      const words = this.db.prepare("INSERT INTO inbox_words (inbox_words, rowid, text) VALUES ('delete', ?, ?)");
+      const forgetWords = this.db.prepare("INSERT INTO inbox_words (inbox_words, rowid, text) VALUES ('delete', ?, ?)");
       const addWords = this.db.prepare('INSERT INTO inbox_words (rowid, text) VALUES (?, ?)');
-      const domain = replacement.email.slice(replacement.email.indexOf('@') + 1);
+      const setEntry = this.db.prepare(
+        'UPDATE inbox SET customer_name = ?, customer_email = ?, email_domain = ?, customer_phone = ?, message = ?, version = version + 1, updated_at = ? WHERE id = ?',
+      );
+      const setQuote = this.db.prepare('UPDATE quote_requests SET customer_name = ?, customer_email = ?, customer_phone = ?, message = ? WHERE id = ?');
+      const setContact = this.db.prepare('UPDATE contact_messages SET name = ?, email = ?, phone = ?, message = ? WHERE id = ?');
+      const history = this.db.prepare('SELECT * FROM inbox_events WHERE item_id = ? ORDER BY seq');
+      const setEvent = this.db.prepare('UPDATE inbox_events SET to_value = ?, text = ? WHERE seq = ?');
+      const addEvent = this.db.prepare('INSERT INTO inbox_events (item_id, at, actor, type, from_value, to_value, text) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      const sent = this.db.prepare("SELECT id, message FROM outbox WHERE ref_id = ? AND status = 'sent'");
+      const setMail = this.db.prepare('UPDATE outbox SET message = ? WHERE id = ?');
+      const revoke = this.db.prepare('UPDATE quote_links SET revoked_at = ? WHERE quote_id = ? AND revoked_at IS NULL');
       for (const e of entries) {
         const before = toRecord(e);
-        const after = { ...before, customerName: replacement.name, customerEmail: replacement.email, emailDomain: domain, customerPhone: '' };
-        this.db
-          .prepare('UPDATE inbox SET customer_name = ?, customer_email = ?, email_domain = ?, customer_phone = ? WHERE id = ?')
-          .run(after.customerName, after.customerEmail, after.emailDomain, '', e.id);
+        const after = anonymisedRequest(before, who);
+        setEntry.run(after.customerName, after.customerEmail, after.emailDomain, after.customerPhone, after.message, at, e.id);
         // The word index is contentless: a row's words go by giving them back, then the new ones are added.
-        words.run(e.rid, inboxSearchText(before));
+        forgetWords.run(e.rid, inboxSearchText(before));
         addWords.run(e.rid, inboxSearchText(after));
-        this.db.prepare('UPDATE quote_requests SET customer_name = ?, customer_email = ?, customer_phone = ? WHERE id = ?').run(replacement.name, replacement.email, '', e.id);
-        this.db.prepare('UPDATE contact_messages SET name = ?, email = ?, phone = ? WHERE id = ?').run(replacement.name, replacement.email, '', e.id);
+        setQuote.run(after.customerName, after.customerEmail, after.customerPhone, after.message, e.id);
+        setContact.run(after.customerName, after.customerEmail, after.customerPhone, after.message, e.id);
+        for (const row of history.all(e.id) as (EventRow & { seq: number })[]) {
+          const was = toEvent(row);
+          const now = anonymisedEvent(was, email, who);
+          if (now !== was) setEvent.run(now.to, now.text, row.seq);
+        }
+        const note = anonymisedNote(at);
+        addEvent.run(e.id, note.at, note.actor, note.type, note.from, note.to, note.text);
+        for (const m of sent.all(e.id) as { id: string; message: string }[]) setMail.run(JSON.stringify(redactedMail(JSON.parse(m.message) as MailMessage, email, who)), m.id);
+        revoke.run(at, e.id);
       }
       const orders = this.db.prepare('SELECT * FROM orders WHERE lower(customer_email) = ?').all(email) as OrderRow[];
+      const setOrder = this.db.prepare('UPDATE orders SET customer_name = ?, customer_email = ?, delivery = ?, note = ?, search = ?, version = version + 1, updated_at = ? WHERE id = ?');
       for (const o of orders) {
-        const after = toOrder({ ...o, customer_name: replacement.name, customer_email: replacement.email });
-        after.delivery = { ...after.delivery, contactName: '', contactPhone: '' };
-        this.db
-          .prepare('UPDATE orders SET customer_name = ?, customer_email = ?, delivery = ?, search = ? WHERE id = ?')
-          .run(replacement.name, replacement.email, JSON.stringify(after.delivery), orderSearchText(after), o.id);
+        const after = anonymisedOrder(toOrder(o), who);
+        setOrder.run(after.customerName, after.customerEmail, JSON.stringify(after.delivery), after.note, orderSearchText(after), at, o.id);
       }
       return { requests: entries.length, orders: orders.length };
     });
