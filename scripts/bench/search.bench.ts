@@ -15,6 +15,10 @@
  * with catalog-reads.bench.ts) at 50 connections for BENCH_SEARCH_SECONDS (default 15 s), cycling
  * through the relevance queries: p50/p95/p99, requests per second, and the catalog process's RSS;
  * as shipped and with its caches off (BENCH_SEARCH_SETUPS=1,3 picks rows).
+ *
+ * The embedded engine also answers the infix set (#36: the last 4 to 6 characters of 500 random part numbers and SKUs,
+ * with and without separators; services/catalog/src/seed/infix-relevance-set.ts): recall@5 and latency, the bytes of
+ * its piece index, and its snapshot's size on disk.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import type { Product } from '@forgeline/contracts/products';
 import { generateProducts } from '../../services/catalog/src/seed/generate.ts';
 import { buildRelevanceSet, recall, type RelevanceQuery } from '../../services/catalog/src/seed/relevance-set.ts';
+import { buildInfixRelevanceSet, type InfixRelevanceQuery } from '../../services/catalog/src/seed/infix-relevance-set.ts';
 import { runLoad } from './lib/load.ts';
 import { percentile } from './lib/stats.ts';
 
@@ -38,6 +43,7 @@ const label = products % 1000 === 0 ? `${products / 1000}k` : String(products);
 const cacheDir = path.join(repoRoot, 'data', 'bench-search');
 const productsFile = path.join(cacheDir, `products-${label}.ndjson`);
 const queriesFile = path.join(cacheDir, `relevance-${label}.json`);
+const infixFile = path.join(cacheDir, `infix-${label}.json`);
 
 const ENGINES = ['embedded', 'minisearch', 'orama', 'sqlite-like'] as const;
 type Engine = (typeof ENGINES)[number];
@@ -60,6 +66,10 @@ interface EngineResult {
   p95: number;
   p99: number;
   note?: string;
+  /** The embedded engine: its snapshot folder's bytes, its piece index's bytes, and the infix set's answers. */
+  diskMb?: number;
+  infixIndexMb?: number;
+  infix?: { queries: number; recallAt5: number; p50: number; p95: number };
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1e6);
@@ -68,7 +78,14 @@ const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) :
 // ------------------------------------------------------------------ data (parent, cached)
 
 async function ensureData(): Promise<RelevanceQuery[]> {
-  if (fs.existsSync(productsFile) && fs.existsSync(queriesFile)) return JSON.parse(fs.readFileSync(queriesFile, 'utf8')) as RelevanceQuery[];
+  if (fs.existsSync(productsFile) && fs.existsSync(queriesFile)) {
+    if (!fs.existsSync(infixFile)) {
+      const slim: Product[] = [];
+      for await (const batch of readProducts()) slim.push(...batch);
+      fs.writeFileSync(infixFile, JSON.stringify(buildInfixRelevanceSet(slim, { targets: 500 })));
+    }
+    return JSON.parse(fs.readFileSync(queriesFile, 'utf8')) as RelevanceQuery[];
+  }
   fs.mkdirSync(cacheDir, { recursive: true });
   console.log(`Generating ${products.toLocaleString('en-US')} products and the relevance set into ${path.relative(repoRoot, cacheDir)} (once)...`);
   const slim: SlimProduct[] = [];
@@ -82,6 +99,7 @@ async function ensureData(): Promise<RelevanceQuery[]> {
   fs.renameSync(`${productsFile}.tmp`, productsFile);
   const set = buildRelevanceSet(slim as Product[], { targets: 80 });
   fs.writeFileSync(queriesFile, JSON.stringify(set));
+  fs.writeFileSync(infixFile, JSON.stringify(buildInfixRelevanceSet(slim as Product[], { targets: 500 })));
   return set;
 }
 
@@ -116,6 +134,8 @@ interface Searcher {
   search(q: string): Promise<string[]> | string[];
   /** For the embedded engine: close and reopen from its snapshot. */
   reopen?(): Promise<number>;
+  /** For the embedded engine: bytes of its piece index. */
+  infixBytes?(): number;
 }
 
 async function buildEngine(engine: Engine, tmp: string): Promise<Searcher> {
@@ -126,6 +146,7 @@ async function buildEngine(engine: Engine, tmp: string): Promise<Searcher> {
       await index.rebuild(readProducts());
       return {
         search: async (q) => (await index.search(q, { limit: 5, offset: 0 })).hits.map((h) => h.id),
+        infixBytes: () => index.stats().infixBytes,
         reopen: async () => {
           await index.close();
           const started = performance.now();
@@ -241,6 +262,20 @@ async function runChild(engine: Engine): Promise<void> {
       p95: percentile(latencies, 95),
       p99: percentile(latencies, 99),
     });
+    if (searcher.infixBytes) {
+      result.infixIndexMb = mb(searcher.infixBytes());
+      result.diskMb = mb(fs.readdirSync(tmp).reduce((n, f) => n + fs.statSync(path.join(tmp, f)).size, 0));
+      const infixSet = JSON.parse(fs.readFileSync(infixFile, 'utf8')) as InfixRelevanceQuery[];
+      const times: number[] = [];
+      const found: string[][] = [];
+      for (const q of infixSet) {
+        const t = performance.now();
+        found.push(await searcher.search(q.q));
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      result.infix = { queries: infixSet.length, recallAt5: recall(infixSet, found, 5).overall, p50: percentile(times, 50), p95: percentile(times, 95) };
+    }
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -384,6 +419,10 @@ async function main(): Promise<void> {
     console.log(
       `| ${r.engine} | ${fmt(r.recallAt1, 3)} | ${fmt(r.recallAt5, 3)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.buildMs / 1000, 1)} | ${rss} | ${r.queriesRun}/${r.queriesTotal}${r.note ? ` ${r.note}` : ''}${r.queriesRun < r.queriesTotal && !r.note ? ` (${querySeconds} s budget)` : ''} |`,
     );
+  }
+  for (const r of rows) {
+    if (r.diskMb !== undefined) console.log(`\n${r.engine}: snapshot on disk ${r.diskMb} MB; piece index (any part of a number) ${r.infixIndexMb ?? 'none'} MB in memory`);
+    if (r.infix) console.log(`${r.engine}, infix set: ${r.infix.queries} queries, recall@5 ${fmt(r.infix.recallAt5, 3)}, p50 ${fmt(r.infix.p50)} ms, p95 ${fmt(r.infix.p95)} ms`);
   }
   console.log('');
   if (process.env.BENCH_SEARCH_GATEWAY !== '0') console.log(await throughGateway(set));

@@ -24,6 +24,7 @@ import { readSnapshot } from './persistence/snapshot.ts';
 import { expandToken, findCodeSpans, type QueryMatchers, type TermSource } from './query/parse-query.ts';
 import { matchesFor, type FieldMatch } from './ranking/match-ranges.ts';
 import { docOfKey, fullyNamed, rankTop } from './ranking/rank.ts';
+import { CodeInfixIndex } from './segments/code-infix.ts';
 import { Segments } from './segments/segments.ts';
 import { parseQuery } from './text/normalize.ts';
 
@@ -101,10 +102,11 @@ export class SearchEngine {
   }
 
   /** Counts for logs and the bench. */
-  stats(): { documents: number; words: number; codes: number; postings: number; delta: number; deltaSegments: number; builderThreadJobs: number; mergeRuns: number; mergeWaiting: boolean } {
+  stats(): { documents: number; words: number; codes: number; postings: number; infixBytes: number; delta: number; deltaSegments: number; builderThreadJobs: number; mergeRuns: number; mergeWaiting: boolean } {
     const base = this.segs.base;
     return {
       documents: this.docs.live,
+      infixBytes: base.codes.size ? CodeInfixIndex.of(base.codes).bytes : 0,
       words: base.words.size,
       codes: base.codes.size,
       postings: base.words.docs.length + base.codes.docs.length,

@@ -73,9 +73,9 @@ export interface ProductRepository {
   listAll(q: { limit: number; offset: number } & MachineNarrowing): Promise<Page<ProductSummary>>;
   /**
    * Parts whose older numbers or cross-references have one of these normalised keys (or, with `prefix`, start with
-   * it), at most `limit` rows; `kind` narrows to one of the two.
+   * it; with `infix`, hold it anywhere), at most `limit` rows; `kind` narrows to one of the two.
    */
-  findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]>;
+  findAltCodes(q: { keys: string[]; prefix?: string; infix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]>;
   /** The makes parts fit, by name. */
   listMachineMakes(): Promise<MachineCount[]>;
   /** The models of one make parts fit, by name; null when no part fits the make. */

@@ -394,6 +394,17 @@ export function describeProductRepository(name: string, factory: () => Promise<P
         expect(await repo.findAltCodes({ keys: ['9Y4419'], limit: 10 })).toEqual([]);
       });
 
+      it('finds parts by a piece inside an older number or a cross-reference (#36), and not by pieces of numbers changed away', async () => {
+        await repo.upsertMany([current, older]);
+        expect((await repo.findAltCodes({ keys: [], infix: '0716', limit: 10 })).map((h) => [h.productId, h.key])).toEqual([[id(501), '1R0716']]);
+        expect((await repo.findAltCodes({ keys: [], infix: '9080', limit: 10 })).map((h) => h.value)).toEqual(['Fleetguard LF9080']);
+        expect((await repo.findAltCodes({ keys: [], infix: 'F908', kind: 'superseded', limit: 10 }))).toEqual([]);
+        expect(await repo.findAltCodes({ keys: [], infix: '7777', limit: 10 })).toEqual([]);
+        await repo.applyChanges([{ ...current, replaces: ['9Y-4419'], crossReferences: undefined }], []);
+        expect(await repo.findAltCodes({ keys: [], infix: '9080', limit: 10 })).toEqual([]);
+        expect((await repo.findAltCodes({ keys: [], infix: '4419', limit: 10 })).map((h) => h.key)).toEqual(['9Y4419']);
+      });
+
       it('lists the makes and models parts fit, with counts of parts', async () => {
         await repo.upsertMany([current, older]);
         expect(await repo.listMachineMakes()).toEqual([

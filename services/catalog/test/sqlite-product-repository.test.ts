@@ -161,6 +161,12 @@ describe('SqliteProductRepository', () => {
       expect((await service.findAltCodes({ keys: variants('P181052'), limit: 10 })).map((h) => h.productId)).toEqual([id(61)]);
       expect(await service.codeKeyFilterReady()).toBe(3);
       expect((await service.findAltCodes({ keys: variants('P181052'), limit: 10 })).map((h) => h.productId)).toEqual([id(61)]);
+      // A piece inside a number: from the keys' piece index once built, by a scan before (the same answer).
+      expect((await service.findAltCodes({ keys: [], infix: '1810', limit: 10 })).map((h) => h.value)).toEqual(['Donaldson P181052']);
+      await importer.upsertMany([makeProduct({ id: id(62), name: 'Fuel Filter', sku: 'FF-1', category: 'Fuel Filters', brandName: 'Caterpillar', crossReferences: [{ brand: 'Baldwin', partNumber: 'BF-18104' }] })]);
+      expect((await service.findAltCodes({ keys: [], infix: '1810', limit: 10 })).map((h) => h.value).sort()).toEqual(['Baldwin BF-18104', 'Donaldson P181052']);
+      expect(await service.codeKeyFilterReady()).toBe(4);
+      expect((await service.findAltCodes({ keys: [], infix: '1810', limit: 10 })).map((h) => h.value).sort()).toEqual(['Baldwin BF-18104', 'Donaldson P181052']);
     } finally {
       await service.close();
       await importer.close();

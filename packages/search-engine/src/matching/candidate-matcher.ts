@@ -285,10 +285,10 @@ export class CandidateMatcher {
     this.lastFreshStamp = 0;
   }
 
-  /** The documents holding a span's code (or, for a typo span, one of its neighbours), within the filters. */
+  /** The documents holding a span's code (or, for a typo or infix span, one of the codes it found), within the filters. */
   spanDocs(span: CodeSpan, segs: Segment[], brandFilter: Uint8Array | null, categoryFilter: Uint8Array | null): number[] {
     const out: number[] = [];
-    const codes = span.kind === 'typo' ? [...span.found] : [span.code];
+    const codes = span.kind === 'typo' || span.kind === 'infix' ? [...span.found] : [span.code];
     const { alive, brandOf, categoryOf } = this.docs;
     for (const seg of segs) {
       for (const code of codes) {

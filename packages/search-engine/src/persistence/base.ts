@@ -9,6 +9,7 @@ import { Documents, emptyBase, intern } from '../documents/documents.ts';
 import { DeltaDocs } from '../documents/delta-docs.ts';
 import { DOC_FIELDS, type SearchDoc } from '../documents/search-doc.ts';
 import { StringColumn } from '../documents/string-column.ts';
+import { CodeInfixIndex } from '../segments/code-infix.ts';
 import { indexDoc } from '../segments/index-doc.ts';
 import { buildSegmentParts, columnParts, compact, snapshotValues, type DocColumns, type SegmentParts } from '../segments/segment-builder.ts';
 import { emptySegment, SEGMENT_MERGE_CAP, segmentParts, Segments } from '../segments/segments.ts';
@@ -60,6 +61,7 @@ export function buildBase({ docs: target, segs }: IndexState, docs: SearchDoc[])
     extra: col('extra'),
   };
   segs.base = { words: words.build(), codes: codes.build() };
+  CodeInfixIndex.warm(segs.base.codes);
   target.delta = new DeltaDocs();
   segs.delta = [];
   target.brandNames = brandNames;
@@ -99,6 +101,7 @@ export function loadSnapshot({ docs, segs }: IndexState, snap: LoadedSnapshot): 
       snap.get(`${prefix}.table`),
     );
   segs.base = { words: vocab('words'), codes: vocab('codes') };
+  CodeInfixIndex.warm(segs.base.codes);
   docs.brandNames = meta.brandNames;
   docs.brandIds = new Map(meta.brandNames.map((name, i) => [name, i]));
   docs.categoryNames = meta.categoryNames;

@@ -4,6 +4,7 @@
  * the next stages (matching, ranking) read what this one found.
  */
 import type { Segment } from '../segments/segments.ts';
+import { findInfixCodes, INFIX_MIN_LENGTH } from '../segments/code-infix.ts';
 import { CODE_FIELDS, type Vocab } from '../segments/vocab.ts';
 import { CODE_TYPO_MIN_LENGTH, MAX_TYPO_TOKEN_LENGTH, hasDigit, typoBudget } from '../text/normalize.ts';
 import { oneEditVariants } from '../text/part-numbers.ts';
@@ -12,6 +13,11 @@ import { fuzzyLookup, type TermMatch } from './fuzzy.ts';
 /** Longest span of query words joined to look for a part number ("600 211 1231"). */
 const MAX_CODE_SPAN = 4;
 const MAX_CODE_TYPO_LENGTH = 24;
+/**
+ * Most whole codes a piece of a number reaches: "0716" in a few dozen numbers is a buyer's worn tag, in thousands it
+ * is a common run of digits (the page still shows the first of them, by the usual order).
+ */
+export const MAX_INFIX_CODES = 2_000;
 
 /** A run of vocabulary terms a query word matched ([from, to): one term, or a whole prefix run). */
 export interface TermSource {
@@ -28,8 +34,8 @@ export interface CodeSpan {
   from: number;
   to: number;
   code: string;
-  kind: 'exact' | 'prefix' | 'typo';
-  /** for typo spans: the neighbouring codes that exist */
+  kind: 'exact' | 'prefix' | 'typo' | 'infix';
+  /** for typo spans: the neighbouring codes that exist; for infix spans: the whole codes holding the piece */
   found: Set<string>;
 }
 
@@ -88,6 +94,19 @@ export function findCodeSpans(tokens: string[], segs: Segment[]): CodeSpan[] {
     const found = new Set<string>();
     for (const v of oneEditVariants(code)) if (has(v)) found.add(v);
     if (found.size > 0) spans.push({ from, to, code, kind: 'typo', found });
+  }
+  // Any part of a number, separators ignored ("4502" of XKKY-34502, "r 0716" of 1R-0716): each word with a digit,
+  // and the whole query when it looks like one number in pieces; ranked below whole numbers and their starts.
+  const infixCandidates: Array<[number, number]> = tokens.map((_, k) => [k, k]);
+  if (n > 1 && tokens.every((t) => t.length <= 3 || hasDigit(t))) infixCandidates.push([0, n - 1]);
+  for (const [from, to] of infixCandidates) {
+    const piece = tokens.slice(from, to + 1).join('');
+    if (piece.length < INFIX_MIN_LENGTH || piece.length > MAX_CODE_TYPO_LENGTH || !hasDigit(piece)) continue;
+    const found = new Set<string>();
+    for (const s of segs) {
+      for (const t of findInfixCodes(s.codes, piece, MAX_INFIX_CODES - found.size)) found.add(s.codes.terms.get(t));
+    }
+    if (found.size > 0) spans.push({ from, to, code: piece, kind: 'infix', found });
   }
   return spans;
 }

@@ -4,7 +4,7 @@
  */
 import type { SearchDoc } from '../documents/search-doc.ts';
 import type { QueryMatchers } from '../query/parse-query.ts';
-import { highlightCode, highlightWords, mergeRanges, type Range } from '../text/highlight.ts';
+import { highlightCode, highlightCodePiece, highlightWords, mergeRanges, type Range } from '../text/highlight.ts';
 import { normalizeCode } from '../text/normalize.ts';
 
 const WORD_FIELDS = ['name', 'brandName', 'category'] as const;
@@ -32,6 +32,10 @@ export function matchesFor(doc: SearchDoc, m: QueryMatchers): FieldMatch[] {
         if (span.kind === 'exact' && code === span.code) ranges.push(...highlightCode(text));
         else if (span.kind === 'typo' && span.found.has(code)) ranges.push(...highlightCode(text));
         else if (span.kind === 'prefix' && code.startsWith(span.code)) ranges.push(...highlightCode(text, span.code.length));
+        else if (span.kind === 'infix' && span.found.has(code)) {
+          const at = code.indexOf(span.code);
+          ranges.push(...highlightCodePiece(text, at, at + span.code.length));
+        }
       }
     }
     if (ranges.length) out.push({ field, ranges: mergeRanges(ranges) });

@@ -8,6 +8,8 @@ import { Field } from '../segments/vocab.ts';
 const TIER_EXACT_CODE = 4;
 const TIER_CODE_PREFIX = 3;
 const TIER_CODE_TYPO = 2;
+/** A piece inside a number ("4502" of XKKY-34502): below the whole number, its start and a typo of either. */
+const TIER_CODE_INFIX = 1;
 
 /** Field weight x10 for a posting's field bits: the best field it occurs in. */
 export const FIELD_WEIGHT = new Uint8Array(256);
@@ -31,6 +33,6 @@ export function baseOf(src: TermSource, term: number): number {
  * it covers ("Set 30" as the start of "SET-3052" beats "30" as the start of "3033505").
  */
 export const tierOf = (span: CodeSpan): number =>
-  (span.kind === 'exact' ? TIER_EXACT_CODE : span.kind === 'prefix' ? TIER_CODE_PREFIX : TIER_CODE_TYPO) * 32 +
+  (span.kind === 'exact' ? TIER_EXACT_CODE : span.kind === 'prefix' ? TIER_CODE_PREFIX : span.kind === 'typo' ? TIER_CODE_TYPO : TIER_CODE_INFIX) * 32 +
   Math.min(31, span.code.length);
 export const isExactTier = (t: number): boolean => t >= TIER_EXACT_CODE * 32;

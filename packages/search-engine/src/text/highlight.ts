@@ -55,6 +55,26 @@ export function highlightCode(text: string, chars?: number): Range[] {
   return [[first.start, last.end]];
 }
 
+/**
+ * Range of the normalised characters [from, to) of a code within its text ("0716" in "1R-0716"): a piece matched
+ * inside a part number, separators between its characters included.
+ */
+export function highlightCodePiece(text: string, from: number, to: number): Range[] {
+  let seen = 0;
+  let start = -1;
+  for (const t of tokenizeWithOffsets(text)) {
+    const len = t.term.length;
+    const sameLength = len === t.end - t.start;
+    if (start < 0 && from < seen + len) start = sameLength ? t.start + (from - seen) : t.start;
+    if (start >= 0 && to <= seen + len) {
+      const end = sameLength ? t.start + (to - seen) : t.end;
+      return end > start ? [[start, end]] : [];
+    }
+    seen += len;
+  }
+  return [];
+}
+
 /** Sorted, with overlapping or touching ranges joined. */
 export function mergeRanges(ranges: Range[]): Range[] {
   if (ranges.length < 2) return ranges;

@@ -63,3 +63,13 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
   }
   return Math.min(prev[n]!, max + 1);
 }
+
+/**
+ * The pieces of a normalised code that an engine without infix search indexes to find any part of it by prefix
+ * ("4502" of "xkky34502" is the start of its suffix "4502"): every proper suffix of at least `min` characters.
+ */
+export function codeSuffixes(code: string, min = 4): string[] {
+  const out: string[] = [];
+  for (let i = 1; i + min <= code.length; i++) out.push(code.slice(i));
+  return out;
+}

@@ -6,6 +6,7 @@ import { SqliteProductRepository } from '../../src/adapters/sqlite/sqlite-produc
 import { machineQuery } from '../../src/domain/part-history.ts';
 import { mergeHistoryHits } from '../../src/domain/search/history-search.ts';
 import { buildHistoryRelevanceSet, type HistoryRelevanceQuery } from '../../src/seed/history-relevance-set.ts';
+import { buildInfixRelevanceSet, type InfixRelevanceQuery } from '../../src/seed/infix-relevance-set.ts';
 import { recall } from '../../src/seed/relevance-set.ts';
 import { batches } from './fixtures.ts';
 import { RELEVANCE_PRODUCTS, relevanceCatalogue } from './relevance-harness.ts';
@@ -20,10 +21,12 @@ describe(`history and fitment relevance on the embedded engine (${RELEVANCE_PROD
   let index: EmbeddedSearchIndex;
   let repo: SqliteProductRepository;
   let set: HistoryRelevanceQuery[];
+  let infixSet: InfixRelevanceQuery[];
 
   beforeAll(async () => {
     const { products } = relevanceCatalogue();
     set = buildHistoryRelevanceSet(products, { targets: 80 });
+    infixSet = buildInfixRelevanceSet(products, { targets: 500 });
     repo = SqliteProductRepository.open(path.join(tmp.dir, 'catalog.sqlite'), { cacheMb: 64, mmapMb: 0 });
     for await (const batch of batches(products, 5000)) await repo.upsertMany(batch);
     index = await EmbeddedSearchIndex.open(path.join(tmp.dir, 'search'));
@@ -35,7 +38,7 @@ describe(`history and fitment relevance on the embedded engine (${RELEVANCE_PROD
     tmp.remove();
   });
 
-  async function top5(q: HistoryRelevanceQuery): Promise<string[]> {
+  async function top5(q: Pick<HistoryRelevanceQuery, 'q' | 'machine'>): Promise<string[]> {
     const machine = q.machine ? machineQuery(q.machine) : null;
     const narrowing = machine ? { machine, onlyIds: await repo.idsFitting(machine) } : {};
     const page = await mergeHistoryHits(repo, q.q, narrowing, { limit: 5, offset: 0 }, async (w) => {
@@ -68,5 +71,21 @@ describe(`history and fitment relevance on the embedded engine (${RELEVANCE_PROD
     expect(r1.byKind.superseded).toBe(1);
     expect(r1.byKind.chain).toBe(1);
     expect(r1.byKind['superseded-separators']).toBe(1);
+  }, 180_000);
+
+  it('finds a part by the last 4 to 6 characters of any of its numbers, with or without separators, in the first 5 for 95% (#36)', async () => {
+    expect(infixSet.length).toBe(500);
+    expect(new Set(infixSet.map((q) => q.kind))).toEqual(new Set(['infix', 'infix-separators']));
+    const results: string[][] = [];
+    for (const q of infixSet) results.push(await top5(q));
+    const r5 = recall(infixSet, results, 5);
+    const kinds = Object.entries(r5.byKind)
+      .map(([k, v]) => `${k} ${v.toFixed(3)}`)
+      .join(', ');
+    const ambiguous = infixSet.filter((q) => q.accept.length > 1).length;
+    console.log(`[search relevance] infix: ${infixSet.length} queries (${ambiguous} held by more than one part), recall@5 ${r5.overall.toFixed(3)} (${kinds})` +
+      (r5.misses.length ? `\n  misses: ${r5.misses.slice(0, 15).map((m) => `${m.kind}: ${m.q}`).join(' | ')}` : ''));
+    expect(r5.overall).toBeGreaterThanOrEqual(0.95);
+    for (const [kind, value] of Object.entries(r5.byKind)) expect(value, kind).toBeGreaterThanOrEqual(0.95);
   }, 180_000);
 });

@@ -115,6 +115,26 @@ export function describeSearchIndex(name: string, factory: () => Promise<SearchI
       });
     });
 
+    describe('any part of a part number of 4+ characters, separators ignored (a worn tag)', () => {
+      it.each([
+        ['4836', 'p-jd-oil'], // RE50[4836]
+        ['0716', 'p-cat-0716'], // 1R-[0716]
+        ['R-0716', 'p-cat-0716'],
+        ['2603723', 'p-bosch-unicode'], // R90[2603723]
+        ['2L-003', 'p-kom-pump'], // 708-[2L-003]00
+        ['1315', 'p-don-hyd'], // P55[1315]
+      ])('%s', async (q, want) => {
+        expect((await ids(q)).slice(0, 5)).toContain(want);
+      });
+      it('highlights the piece inside the number', async () => {
+        const hit = (await index.search('4836', { limit: 5, offset: 0 })).hits.find((h) => h.id === 'p-jd-oil')!;
+        expect(hit.matches.find((m) => m.field === 'partNumber')?.ranges).toEqual([[4, 8]]);
+      });
+      it('not under 4 characters', async () => {
+        expect(await ids('836')).not.toContain('p-jd-oil');
+      });
+    });
+
     describe('words and numbers combine; brand and category words narrow', () => {
       it('cat 1r0750 filter', async () => {
         expect(await first('cat 1r0750 filter')).toBe('p-cat-0750');

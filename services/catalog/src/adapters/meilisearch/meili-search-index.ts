@@ -7,12 +7,18 @@
  * part-number match first whatever the separators; (2) the query as typed, typo tolerant on words
  * (1 typo from 5 characters, 2 from 9), typo free on the raw part number and SKU, prefix on the last
  * word. Settings are applied at start.
+ *
+ * Any part of a number ("4502" of XKKY-34502): Meilisearch has no infix search, so each document also carries
+ * `codePieces`, the proper suffixes (4+ characters) of its normalised codes; the query's last word matches them by
+ * prefix, so a piece from the middle is found too. Searched last and typo free, so whole numbers and their starts
+ * rank first (the attribute rule).
  */
 import { Meilisearch, type MatchesPosition, type Settings } from 'meilisearch';
 import type { Product, SearchMatch } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { highlightCode, mergeRanges, type Range } from '@forgeline/search-engine/text/highlight';
+import { highlightCode, highlightCodePiece, mergeRanges, type Range } from '@forgeline/search-engine/text/highlight';
 import { MAX_QUERY_CHARS, normalizeCode, parseQuery } from '@forgeline/search-engine/text/normalize';
+import { codeSuffixes } from '@forgeline/search-engine/text/part-numbers';
 import type { SearchHit, SearchIndex, SearchOptions } from '../../ports.ts';
 
 export interface MeiliDoc {
@@ -24,6 +30,8 @@ export interface MeiliDoc {
   category: string;
   extra: string[];
   codes: string[];
+  /** proper suffixes of `codes`, 4+ characters: any part of a number by prefix */
+  codePieces: string[];
   brandSlug: string;
   categorySlug: string;
   /** `make` and `make|model` slugs of the machines the part fits (the machine filter). */
@@ -41,6 +49,7 @@ export function toMeiliDoc(p: Product): MeiliDoc {
     category: p.category ?? '',
     extra: [p.make, ...(p.tags ?? [])].filter(Boolean),
     codes: [...new Set([normalizeCode(p.partNumber ?? ''), normalizeCode(p.sku ?? '')].filter(Boolean))],
+    codePieces: [...new Set([normalizeCode(p.partNumber ?? ''), normalizeCode(p.sku ?? '')].flatMap((c) => codeSuffixes(c)))],
     brandSlug: slugify(brandName),
     categorySlug: slugify(p.category ?? ''),
     fitKeys: [...new Set((p.fits ?? []).flatMap((f) => [slugify(f.make), `${slugify(f.make)}|${slugify(f.model)}`]))],
@@ -51,14 +60,14 @@ export function toMeiliDoc(p: Product): MeiliDoc {
 const MAX_TOTAL_HITS = 1_000_000;
 
 export const MEILI_SETTINGS: Settings = {
-  searchableAttributes: ['codes', 'partNumber', 'sku', 'name', 'brandName', 'category', 'extra'],
+  searchableAttributes: ['codes', 'partNumber', 'sku', 'name', 'brandName', 'category', 'extra', 'codePieces'],
   filterableAttributes: ['brandSlug', 'categorySlug', 'codes', 'fitKeys'],
   displayedAttributes: ['id', 'name', 'partNumber', 'sku', 'brandName', 'category', 'codes'],
   typoTolerance: {
     enabled: true,
     minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
     // Raw numbers are matched exactly; `codes` keeps typos so "1R0705" still finds 1R-0750.
-    disableOnAttributes: ['partNumber', 'sku'],
+    disableOnAttributes: ['partNumber', 'sku', 'codePieces'],
   },
   // Part numbers are written with these between their groups: split on them (Meilisearch's
   // defaults do for most; listed so the behaviour does not depend on the version).
@@ -162,7 +171,7 @@ export class MeiliSearchIndex implements SearchIndex {
     }
     for (const h of (full?.hits ?? []) as MeiliHit[]) {
       if (seen.has(h.id)) continue;
-      merged.push({ id: h.id, matches: matchesFromMeili(h) });
+      merged.push({ id: h.id, matches: matchesFromMeili(h, tokens.at(-1)) });
     }
     const fullTotal = (full as { totalHits?: number } | undefined)?.totalHits ?? 0;
     const exactTotal = exact?.hits.length ?? 0;
@@ -216,8 +225,11 @@ function quote(value: string): string {
 
 const HIGHLIGHTED = ['name', 'partNumber', 'sku', 'brandName', 'category'] as const;
 
-/** Meilisearch's match positions (UTF-8 byte offsets) as [start, end) ranges in UTF-16 units. */
-export function matchesFromMeili(hit: MeiliHit): SearchMatch[] {
+/**
+ * Meilisearch's match positions (UTF-8 byte offsets) as [start, end) ranges in UTF-16 units; `piece`, the query's last
+ * word, is highlighted inside a part number or SKU that a code piece matched.
+ */
+export function matchesFromMeili(hit: MeiliHit, piece?: string): SearchMatch[] {
   const pos = hit._matchesPosition ?? {};
   const out: SearchMatch[] = [];
   for (const field of HIGHLIGHTED) {
@@ -231,6 +243,10 @@ export function matchesFromMeili(hit: MeiliHit): SearchMatch[] {
       if (pos.codes.some((m) => m.indices?.some((i) => hit.codes[i] === code) ?? hit.codes.includes(code))) {
         ranges.push(...highlightCode(text));
       }
+    }
+    if ((field === 'partNumber' || field === 'sku') && pos.codePieces && text && piece) {
+      const at = normalizeCode(text).indexOf(piece);
+      if (at > 0) ranges.push(...highlightCodePiece(text, at, at + piece.length));
     }
     if (ranges.length) out.push({ field, ranges: mergeRanges(ranges) });
   }

@@ -399,10 +399,13 @@ export class MongoProductRepository implements ProductRepository {
     return new Set(docs.filter((d) => fleetFits((d.fits ?? []).map(fitKeyOf), fleet).length > 0).map((d) => d.id));
   }
 
-  async findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
+  async findAltCodes(q: { keys: string[]; prefix?: string; infix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
     const ors: Record<string, unknown>[] = [];
+    const piece = q.infix?.replace(/[^A-Z0-9]/g, '');
     if (q.keys.length) ors.push({ 'altCodes.key': { $in: q.keys } });
     if (q.prefix) ors.push({ 'altCodes.key': { $gte: q.prefix, $lt: codeKeyUpperBound(q.prefix) } });
+    // A piece inside an older number: an unanchored pattern reads the key index through (keys are A-Z and 0-9 only).
+    if (piece) ors.push({ 'altCodes.key': { $regex: piece } });
     if (!ors.length) return [];
     const docs = await this.products
       .find({ $or: ors }, { _id: 0, id: 1, altCodes: 1 })
@@ -413,7 +416,7 @@ export class MongoProductRepository implements ProductRepository {
     for (const d of docs) {
       for (const c of d.altCodes ?? []) {
         if (q.kind && c.kind !== q.kind) continue;
-        if (wanted.has(c.key) || (q.prefix && c.key.startsWith(q.prefix))) out.push({ productId: d.id, kind: c.kind, key: c.key, value: c.value });
+        if (wanted.has(c.key) || (q.prefix && c.key.startsWith(q.prefix)) || (piece && c.key.includes(piece))) out.push({ productId: d.id, kind: c.kind, key: c.key, value: c.value });
       }
     }
     return out.slice(0, q.limit);

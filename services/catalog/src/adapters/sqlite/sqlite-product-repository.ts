@@ -20,6 +20,8 @@ import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forge
 import type { AltCodeHit, FleetQuery, MachineCount, MachineNarrowing, MachineQuery, NamedSlug, Page, ProductRepository, StoredPart } from '../../ports.ts';
 import { ANCHOR_STRIDE, PageAnchors, type SortKey } from '../../domain/page-anchors.ts';
 import { CodeKeyFilter } from './code-key-filter.ts';
+import { CodeInfixIndex } from '@forgeline/search-engine/segments/code-infix';
+import { StringColumn } from '@forgeline/search-engine/documents/string-column';
 
 /*
  * Lists never count rows per request: `subcategory_counts` holds one row per (category, brand) pair and
@@ -402,7 +404,8 @@ export class SqliteProductRepository implements ProductRepository {
   private readonly stmt;
   private totals: { key: string; value: CatalogTotals } | null = null;
   private localWrites = 0;
-  private codeKeys: { version: string; filter: CodeKeyFilter } | null = null;
+  /** The keys of older and other makers' numbers as the data last rested: a hash filter, and the keys with their pieces' index. */
+  private codeKeys: { version: string; filter: CodeKeyFilter; keys: StringColumn; infix: CodeInfixIndex } | null = null;
   private codeKeysBuild: Promise<void> | null = null;
   /** The data's version as lookups last saw it, and since when: the filter is built once writes have paused. */
   private codeKeysSeen = { version: '', since: 0 };
@@ -1214,11 +1217,24 @@ export class SqliteProductRepository implements ProductRepository {
     return page;
   }
 
-  async findAltCodes(q: { keys: string[]; prefix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
+  async findAltCodes(q: { keys: string[]; prefix?: string; infix?: string; kind?: AltCodeHit['kind']; limit: number }): Promise<AltCodeHit[]> {
     const kind = q.kind ? ' AND kind = @kind' : '';
     // Only the keys the filter may hold go to SQLite: a typo lookup's ~640 variants become one or two, and a product
     // page's replacement lookup (its own number as someone's older one: almost never) usually none.
-    const keys = this.possibleCodeKeys(q.keys);
+    const keys = [...this.possibleCodeKeys(q.keys)];
+    let scanFor: string | null = null;
+    if (q.infix) {
+      // Keys holding the piece, from the keys' piece index; while it is being made again after a change, a scan.
+      const current = this.currentCodeKeyFilter() && this.codeKeys;
+      if (current) for (const i of current.infix.find((k) => current.keys.get(k), q.infix, q.limit)) keys.push(current.keys.get(i));
+      else scanFor = q.infix;
+    }
+    if (scanFor) {
+      const scanned = this.prepared<{ code_key: string; kind: AltCodeHit['kind']; value: string; product_id: string }>(
+        `SELECT code_key, kind, value, product_id FROM product_codes WHERE instr(code_key, @piece) > 0${kind} LIMIT @limit`,
+      ).all({ piece: scanFor, kind: q.kind ?? null, limit: q.limit });
+      keys.push(...new Set(scanned.map((r) => r.code_key)));
+    }
     if (keys.length === 0 && !q.prefix) return [];
     type Row = { code_key: string; kind: AltCodeHit['kind']; value: string; product_id: string };
     const params = { key: keys[0] ?? null, keys: JSON.stringify(keys), prefix: q.prefix ?? null, end: q.prefix ? codeKeyUpperBound(q.prefix) : null, kind: q.kind ?? null, limit: q.limit };
@@ -1267,17 +1283,24 @@ export class SqliteProductRepository implements ProductRepository {
     const version = this.dataKey();
     const started = Date.now();
     const filter = new CodeKeyFilter();
+    const all: string[] = [];
     const chunk = this.prepared<{ k: string }>('SELECT code_key AS k FROM product_codes WHERE code_key > ? ORDER BY code_key LIMIT 20000');
     for (let after = ''; ; ) {
       const rows = chunk.all(after);
-      for (const r of rows) filter.add(r.k);
+      for (const r of rows) {
+        filter.add(r.k);
+        if (all.at(-1) !== r.k) all.push(r.k);
+      }
       if (rows.length < 20000) break;
       after = rows[rows.length - 1]!.k;
       await new Promise((resolve) => setImmediate(resolve));
       if (!this.db.open) return;
     }
+    // Any part of an older number: the keys (one string, ~8 MB at 500,000 parts) and an index of their pieces (~12 MB).
+    const keys = StringColumn.from(all);
+    const infix = CodeInfixIndex.over(keys.size, (i) => keys.get(i));
     this.codeKeysBuildMs = Date.now() - started;
-    if (this.dataKey() === version) this.codeKeys = { version, filter };
+    if (this.dataKey() === version) this.codeKeys = { version, filter, keys, infix };
   }
 
   /** Resolves with the number of keys once the typo lookups' filter holds the data as it is now (tests, logs). */

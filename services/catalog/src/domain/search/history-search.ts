@@ -4,6 +4,7 @@ import type { AltCodeHit, Page, ProductRepository } from '../../ports.ts';
 import { codeKey } from '../products.ts';
 import { hasDigit } from '@forgeline/search-engine/text/normalize';
 import { oneEditVariants } from '@forgeline/search-engine/text/part-numbers';
+import { INFIX_MIN_LENGTH } from '@forgeline/search-engine/segments/code-infix';
 
 /**
  * The search's knowledge of a part's history, the same on both search engines: a query that is an older part number
@@ -18,7 +19,7 @@ const MAX_ALT_HITS = 40;
 /** How many engine hits are read ahead of the page to place the history hits among them. */
 const MAX_MERGE_WINDOW = 600;
 
-type Tier = 0 | 1 | 2; // exact, prefix, one typo away
+type Tier = 0 | 1 | 2 | 3; // exact, prefix, one typo away, a piece inside (4+ characters)
 
 export interface HistoryHit {
   productId: string;
@@ -52,10 +53,17 @@ export async function findHistoryHits(repo: ProductRepository, query: string): P
   if (keys.length === 0) return [];
   const whole = keys[0]!;
   const typos = whole.length >= 5 ? oneEditVariants(whole.toLowerCase()).map((v) => v.toUpperCase()) : [];
-  const found = await repo.findAltCodes({ keys: [...keys, ...typos], prefix: whole.length >= 4 ? whole : undefined, limit: MAX_ALT_HITS * 4 });
+  const piece = whole.length >= INFIX_MIN_LENGTH ? whole : undefined;
+  // Pieces inside older numbers are asked apart, so that however many there are they never crowd out a whole number.
+  const [own, inside] = await Promise.all([
+    repo.findAltCodes({ keys: [...keys, ...typos], prefix: piece, limit: MAX_ALT_HITS * 4 }),
+    piece ? repo.findAltCodes({ keys: [], infix: piece, limit: MAX_ALT_HITS }) : [],
+  ]);
+  const found = [...own, ...inside];
   if (found.length === 0) return [];
   const exact = new Set(keys);
-  const tierOf = (h: AltCodeHit): Tier => (exact.has(h.key) ? 0 : h.key.startsWith(whole) ? 1 : 2);
+  const variants = new Set(typos);
+  const tierOf = (h: AltCodeHit): Tier => (exact.has(h.key) ? 0 : h.key.startsWith(whole) ? 1 : variants.has(h.key) ? 2 : 3);
 
   const best = new Map<string, HistoryHit>();
   const consider = (productId: string, match: AltCodeMatch, tier: Tier, key: string) => {
