@@ -96,6 +96,27 @@ describe('POST /api/parts/match', () => {
     expect(body.summary.matched).toBe(80);
   });
 
+  it('offers a ranked guess for a short number with one character missing ("lf363" for LF3363), never a match on its own (#36)', async () => {
+    const byCode = new Map<string, number>();
+    for (const p of products) byCode.set(normalizeCode(p.partNumber ?? ''), (byCode.get(normalizeCode(p.partNumber ?? '')) ?? 0) + 1);
+    const short = products.filter((p) => normalizeCode(p.partNumber ?? '').length === 6 && byCode.get(normalizeCode(p.partNumber!)) === 1);
+    expect(short.length).toBeGreaterThan(3);
+    let tried = 0;
+    for (const p of short.slice(0, 3)) {
+      const norm = normalizeCode(p.partNumber!);
+      const typed = `${norm.slice(0, 3)}${norm.slice(4)}`.toLowerCase(); // one character left out
+      if (codes.has(typed)) continue;
+      tried++;
+      const res = await catalog.call('/api/parts/match', { method: 'POST', body: { text: `${typed} - 4` } });
+      expect(res.status).toBe(200);
+      const [got] = (res.body as PartsMatchResponse).lines;
+      expect(got!.quantity).toBe(4);
+      expect(got!.status, typed).toBe('ambiguous');
+      expect(got!.alternatives.map((a) => a.id), typed).toContain(p.id);
+    }
+    expect(tried).toBeGreaterThan(0);
+  });
+
   it('refuses what is not a list with a 400 naming the problem', async () => {
     const cases: [unknown, RegExp][] = [
       [{ text: '' }, /the list is empty/],

@@ -29,6 +29,8 @@ describe('reading a buyer\'s parts list', () => {
     ['12345678 | 3', '12345678', 3, ''],
     ['ABX4', 'ABX4', 1, ''],
     ['1R-0750 x2', '1R-0750', 2, ''],
+    ['1R-0750 - 3', '1R-0750', 3, ''],
+    ['LF3363 – 12', 'LF3363', 12, ''],
   ])('%s', (text, code, quantity, words) => {
     expect(one(text)).toMatchObject({ code, quantity, words });
   });
@@ -39,6 +41,13 @@ describe('reading a buyer\'s parts list', () => {
     expect(one('Qty: 19 — 65 258 31-S air filters').otherCodes).toContain('65 258 31-S');
     expect(one('0 986 685 354, 4')).toMatchObject({ quantity: 4 });
     expect(parsePartsLine('0 986 685 354, 4', 1)!.otherCodes).toContain('0 986 685 354');
+  });
+
+  it('keeps a quantity after " - " when the number is written with spaces (#36)', () => {
+    expect(one('1625 8335 62 Atlas Copco - 7')).toMatchObject({ quantity: 7, words: 'Atlas Copco' });
+    expect(one('1625 8335 62 Atlas Copco - 7').code).toBe('1625 8335 62');
+    // A dash inside a number is not a quantity's.
+    expect(one('HD 501-58')).toMatchObject({ quantity: 1 });
   });
 
   it('keeps a second part number on the line for the matcher', () => {

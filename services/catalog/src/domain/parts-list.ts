@@ -48,6 +48,8 @@ const QTY_PATTERNS: RegExp[] = [
   /\b(\d{1,6})\s*(?:pcs?|pieces|units|ea|nos?)\b\.?/i, // 2 pcs, 5pc
   /^(\d{1,6})\s*[x×*]\s+/i, // 2 x 1R-0750, 2x 1R-0750 (not 7X-2546: a multiplier has a space after it)
   /\s+[x×*]\s*(\d{1,6})$/i, // 1R-0750 x 2, 1R-0750 x2 (not ABX4)
+  // "1625 8335 62 Atlas Copco - 7": a count after a dash with spaces both sides, at the end (not "HD 501-58").
+  /\s[-–—]\s+(\d{1,6})$/,
 ];
 /** A part-number-like token: letters and digits with separators inside, at least one digit, 3 or more characters. */
 const CODE_TOKEN = /^[\p{L}\p{N}]+(?:[-./][\p{L}\p{N}]+)*$/u;

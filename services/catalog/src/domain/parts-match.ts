@@ -10,6 +10,9 @@ import type { PartsListLine } from './parts-list.ts';
 import { CODE_TYPO_MIN_LENGTH, foldWord, hasDigit, normalizeCode, tokenize } from '@forgeline/search-engine/text/normalize';
 import { boundedEditDistance } from '@forgeline/search-engine/text/part-numbers';
 
+/** Shortest number offered a ranked guess (one typing mistake away): shorter ones are one mistake from too many. */
+const SHORT_GUESS_MIN_LENGTH = 4;
+
 export interface MatchDeps {
   repo: ProductRepository;
   search: SearchIndex;
@@ -56,10 +59,12 @@ export async function matchLine(l: PartsListLine, deps: MatchDeps): Promise<Part
       alternatives: found.filter((p) => p.id !== pick.id).slice(0, 5),
     });
   }
-  // 2. Within one or two typing mistakes of a part number.
+  // 2. Within one or two typing mistakes of a part number. A short number (4 or 5 characters: "lf363" for LF3363) is
+  // too short to take a typo on its own, so its nearest numbers are offered, ranked, for the buyer to choose.
   for (const code of exactCandidates) {
     const norm = normalizeCode(code);
-    if (norm.length < CODE_TYPO_MIN_LENGTH) continue;
+    if (norm.length < SHORT_GUESS_MIN_LENGTH) continue;
+    const short = norm.length < CODE_TYPO_MIN_LENGTH;
     const { hits } = await deps.search.search(code, { limit: 8, offset: 0 });
     const codeHits = hits.filter((h) => h.matches.some((m) => m.field === 'partNumber' || m.field === 'sku'));
     const products = await hydrate(deps, codeHits.map((h) => h.id));
@@ -75,9 +80,10 @@ export async function matchLine(l: PartsListLine, deps: MatchDeps): Promise<Part
         const c = codesOf(p).map(normalizeCode).sort((a, b) => boundedEditDistance(norm, a, 2) - boundedEditDistance(norm, b, 2))[0] ?? '';
         return { p, d: boundedEditDistance(norm, c, 2), len: Math.abs(c.length - norm.length), start: common(norm, c) };
       })
-      .filter((x) => x.d <= 2)
+      .filter((x) => x.d <= (short ? 1 : 2))
       .sort((a, b) => a.d - b.d || a.len - b.len || b.start - a.start);
     if (scored.length === 0) continue;
+    if (short) return line(l, { status: 'ambiguous', alternatives: scored.slice(0, 5).map((x) => x.p) });
     const best = scored.filter((x) => x.d === scored[0]!.d);
     const byBrand = best.length > 1 && l.words ? best.filter((x) => namesBrand(l.words, x.p)) : [];
     const pick = best.length === 1 ? best[0]! : byBrand.length === 1 ? byBrand[0]! : null;
