@@ -147,6 +147,23 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/api/account/orders' },
   { method: 'GET', path: '/api/account/orders/:x' },
   { method: 'GET', path: '/api/admin/buyer-accounts/lookup' },
+  // Search analytics and the staff's search rules (issue 36).
+  { method: 'POST', path: '/api/search/events', body: 'json' },
+  { method: 'DELETE', path: '/api/search/visitors/:x' },
+  { method: 'GET', path: '/api/admin/search/insights' },
+  { method: 'GET', path: '/api/admin/search/demand' },
+  { method: 'GET', path: '/api/admin/search/demand.csv' },
+  { method: 'PUT', path: '/api/admin/search/queries/status', body: 'json' },
+  { method: 'GET', path: '/api/admin/search/aliases' },
+  { method: 'POST', path: '/api/admin/search/aliases', body: 'json' },
+  { method: 'DELETE', path: '/api/admin/search/aliases/:x' },
+  { method: 'GET', path: '/api/admin/search/aliases.csv' },
+  { method: 'POST', path: '/api/admin/search/aliases.csv', body: 'csv' },
+  { method: 'GET', path: '/api/admin/search/synonyms' },
+  { method: 'POST', path: '/api/admin/search/synonyms', body: 'json' },
+  { method: 'DELETE', path: '/api/admin/search/synonyms/:x' },
+  { method: 'GET', path: '/api/admin/search/synonyms.csv' },
+  { method: 'POST', path: '/api/admin/search/synonyms.csv', body: 'csv' },
   // Admin API (logout is left out: it would end the session the rest run with).
   { method: 'GET', path: '/api/admin/products' },
   { method: 'POST', path: '/api/admin/products', body: 'json' },
@@ -924,6 +941,8 @@ describe('server limits', () => {
       { method: 'POST', route: '/api/admin/products', body: json(301 * 1024), type: 'application/json', auth: true, says: /at most 300 kB/ },
       { method: 'PATCH', route: '/api/admin/quotes/q1', body: json(129 * 1024), type: 'application/json', auth: true, says: /at most 128 kB/ },
       { method: 'POST', route: '/api/admin/api-keys', body: json(101 * 1024), type: 'application/json', auth: true, says: /at most 100 kB/ },
+      { method: 'POST', route: '/api/search/events', body: json(301 * 1024), type: 'application/json', says: /at most 300 kB/ },
+      { method: 'POST', route: '/api/admin/search/synonyms.csv', body: `words,mode\n${'"a, b",both\n'.repeat(200_000)}`, type: 'text/csv', auth: true, says: /at most 2048 kB/ },
     ];
     // An image over MEDIA_MAX_FILE_MB (1 MB here).
     const boundary = 'hostile-limit';

@@ -26,9 +26,11 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/testimonials', service: 'catalog' },
   { prefix: '/api/parts', service: 'catalog' },
   { prefix: '/api/fitment', service: 'catalog' },
+  { prefix: '/api/search', service: 'catalog' },
   { prefix: '/media/generated', service: 'catalog' },
   { prefix: '/api/admin/products', service: 'catalog', admin: true, keyScope: 'catalog' },
   { prefix: '/api/admin/search-products-by-code', service: 'catalog', admin: true, keyScope: 'catalog' },
+  { prefix: '/api/admin/search', service: 'catalog', admin: true, keyScope: 'catalog' },
   // The seller's catalogue: imports (files up to 700 MB), their status and errors, the export.
   { prefix: '/api/admin/catalog', service: 'catalog', admin: true, upload: true, keyScope: 'catalog' },
   { prefix: '/api/quote-requests', service: 'quotes' },

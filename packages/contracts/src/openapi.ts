@@ -3,6 +3,7 @@ import { cataloguePaths } from './openapi/catalogue-paths.ts';
 import { imagePaths } from './openapi/image-paths.ts';
 import { inboxPaths } from './openapi/inbox-paths.ts';
 import { quoteViewPaths } from './openapi/quote-view-paths.ts';
+import { searchInsightPaths } from './openapi/search-insight-paths.ts';
 import { orderPaths } from './openapi/order-paths.ts';
 import { webhookPaths } from './openapi/webhook-paths.ts';
 import { ERROR_COMPONENT, HEADERS_TOO_LARGE, open, SECURITY_SCHEMES, type JsonSchema, type Paths } from './openapi/shared.ts';
@@ -26,6 +27,7 @@ const TAGS = [
   { name: 'Orders', description: "The buyers' accepted quotes, fulfilled by staff: list, export, ship, deliver, cancel" },
   { name: 'Webhooks', description: "The seller's ERP told of replies, accepts, declines and order changes: signed, retried (signed-in staff only)" },
   { name: 'Buyer quote page', description: "Public, by the link in a quote reply: the buyer's quote, accept (an order), ask for changes, decline" },
+  { name: 'Search insights', description: 'What buyers search (no personal data), and the aliases, synonyms and query statuses staff keep' },
   { name: 'Buyer account', description: "A buyer's sign-in by e-mailed code, into a session of its own (no staff route takes it)" },
   { name: 'Staff sign-in', description: 'The e-mailed-code sign-in (open), the session, and sign-in locks' },
   { name: 'API keys & audit', description: 'Keys for the seller\'s own systems, and the log of staff actions (signed-in staff only)' },
@@ -86,6 +88,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
       schemas: ERROR_COMPONENT,
       securitySchemes: SECURITY_SCHEMES,
     },
-    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...accountPaths, ...accountDataPaths, ...accountHistoryPaths, ...accountStaffPaths, ...staffPaths, ...documentPaths },
+    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...accountPaths, ...accountDataPaths, ...accountHistoryPaths, ...accountStaffPaths, ...searchInsightPaths, ...staffPaths, ...documentPaths },
   };
 }

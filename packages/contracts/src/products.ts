@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SearchNoticeSchema } from './search-insights.ts';
 import { MAX_OFFSET, MAX_PAGE_LIMIT, MAX_QUERY_LENGTH, PaginationSchema, queryInt, queryText } from './common.ts';
 import { slugify } from './slug.ts';
 
@@ -173,6 +174,8 @@ export const oneMachineFilter: [check: (q: MachineFilter) => boolean, issue: { m
 export const ProductListResponseSchema = z.object({
   products: z.array(ProductSummarySchema),
   pagination: PaginationSchema,
+  /** A search whose query staff marked not stocked (#36): what to say, and that buyers can still ask for it. */
+  notice: SearchNoticeSchema.optional(),
 });
 export type ProductListResponse = z.infer<typeof ProductListResponseSchema>;
 

@@ -22,6 +22,7 @@ import { buildBase, JOURNAL_FILE, LAYOUT, loadSnapshot, MERGED_FILE, persist, re
 import { COMPACT_AFTER, Compaction } from './persistence/compaction.ts';
 import { readSnapshot } from './persistence/snapshot.ts';
 import { expandToken, findCodeSpans, type QueryMatchers, type TermSource } from './query/parse-query.ts';
+import { findSynonymSpans, type SynonymTable } from './query/synonyms.ts';
 import { matchesFor, type FieldMatch } from './ranking/match-ranges.ts';
 import { docOfKey, fullyNamed, rankTop } from './ranking/rank.ts';
 import { CodeInfixIndex } from './segments/code-infix.ts';
@@ -30,6 +31,7 @@ import { parseQuery } from './text/normalize.ts';
 
 export type { SearchDoc } from './documents/search-doc.ts';
 export type { FieldMatch } from './ranking/match-ranges.ts';
+export { compileSynonyms, type SynonymSet, type SynonymTable } from './query/synonyms.ts';
 
 export interface EngineHit {
   id: string;
@@ -44,6 +46,8 @@ export interface EngineSearchOptions {
   category?: (category: string) => boolean;
   /** Only these document ids. */
   onlyIds?: Set<string>;
+  /** Words and phrases that also find others (compileSynonyms). */
+  synonyms?: SynonymTable;
 }
 
 /** How an index is opened: defaults for every use but tests. */
@@ -197,6 +201,14 @@ export class SearchEngine {
     const spans = findCodeSpans(tokens, segs);
     matchers.spans = spans;
     const spanDocs = spans.map((span) => matcher.spanDocs(span, segs, brandFilter, categoryFilter));
+    if (opts.synonyms?.size) {
+      // Words that also find others: spans like a number's, reaching the documents of each alternative.
+      const { alive, brandOf, categoryOf } = docs;
+      const accept = (d: number) => alive[d] === 1 && (!brandFilter || brandFilter[brandOf[d]!] === 1) && (!categoryFilter || categoryFilter[categoryOf[d]!] === 1);
+      const synonyms = findSynonymSpans(tokens, opts.synonyms, segs, accept, matchers.words);
+      spans.push(...synonyms.spans);
+      spanDocs.push(...synonyms.docs);
+    }
 
     // 2. Each word: exact, prefix (last word, as typed), typos (words without digits).
     const sources: TermSource[][] = tokens.map((t, ti) => expandToken(t, ti === n - 1, segs, matchers, allWords));

@@ -37,8 +37,11 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import { toAdminRow } from './domain/products.ts';
 import { fleetQuery, machineQuery } from './domain/part-history.ts';
 import { replacementOf } from './domain/replacement.ts';
-import { mergeHistoryHits } from './domain/search/history-search.ts';
-import type { MachineNarrowing, Page, ProductRepository, SearchIndex, SearchOptions } from './ports.ts';
+import { fitsNarrowing, mergeHistoryHits } from './domain/search/history-search.ts';
+import type { MachineNarrowing, Page, ProductRepository, SearchIndex, SearchInsightsStore, SearchOptions } from './ports.ts';
+import { dayOf, SearchEventBuffer } from './domain/search-insights.ts';
+import { SearchRules, withPinned } from './domain/search/search-rules.ts';
+import { registerSearchInsightsRoutes } from './routes/search-insights.ts';
 import { renderPartImageSvg } from './seed/part-image.ts';
 import { registerPartsMatchRoutes } from './routes/parts-match.ts';
 import { registerProductLookupRoutes } from './routes/product-lookup.ts';
@@ -76,6 +79,11 @@ export interface CatalogDeps {
   responseCacheClears?: ClearChannel;
   /** Other replicas' writes applied to this replica's search index (change feed): its search answers must go. */
   searchChanges?: { onApplied(listener: () => void): void };
+  /**
+   * Search analytics and the staff's search rules (#36). `rulesChannel`: replicas over shared storage hear each
+   * other's rule changes at once (they also poll the store every few seconds).
+   */
+  searchInsights?: { store: SearchInsightsStore; retentionDays: number; rulesChannel?: ClearChannel; eventsPerMinute?: number; buffer?: ConstructorParameters<typeof SearchEventBuffer>[2] };
 }
 
 /** How many rows the admin part-number search returns at most. */
@@ -126,10 +134,42 @@ export function createApp(deps: CatalogDeps): Express {
     clears?.announce();
   };
 
-  /** Search hits in the one list shape: ids from the index, summaries from the store, in the index's order. */
-  /** The engine's hits with a part's history placed among them (see domain/search/history-search.ts). */
+  // Search analytics and the staff's rules (#36): their buffer and rules live as long as the app.
+  const insights = deps.searchInsights;
+  const rules = insights ? new SearchRules(insights.store, logger, () => cache.clear()) : null;
+  const buffer = insights ? new SearchEventBuffer(insights.store, logger, insights.buffer) : null;
+  if (insights && rules && buffer) {
+    insights.rulesChannel?.onClear(() => void rules.refresh().catch((err: unknown) => logger.warn({ err }, 'search rules: reading them again failed')));
+    void rules.refresh().catch((err: unknown) => logger.error({ err }, 'search rules: first read failed; searching without them until the next'));
+    rules.start();
+    buffer.start();
+    const prune = () => {
+      const before = dayOf(new Date(Date.now() - insights.retentionDays * 86_400_000));
+      insights.store.prune(before).then(
+        (n) => n && logger.info({ before, rows: n }, 'search analytics: older counts dropped (retention)'),
+        (err: unknown) => logger.warn({ err }, 'search analytics: dropping older counts failed; will try again'),
+      );
+    };
+    prune();
+    const pruning = setInterval(prune, 6 * 3_600_000);
+    pruning.unref();
+    app.locals.searchInsights = {
+      buffer,
+      rules,
+      stop: async () => {
+        clearInterval(pruning);
+        rules.stop();
+        await buffer.stop();
+      },
+    };
+  }
+
+  /** The engine's hits with a part's history placed among them (see domain/search/history-search.ts), after the parts an alias names. */
   async function searchProducts(query: string, opts: SearchOptions): Promise<Page<ProductSummary>> {
-    return mergeHistoryHits(repo, query, opts, opts, (window) => searchEngine(query, { ...opts, ...window }));
+    const withRules: SearchOptions = rules?.synonyms ? { ...opts, synonyms: rules.synonyms } : opts;
+    const aliased = rules?.aliasFor(query) ?? [];
+    const pinned = aliased.length ? (await repo.getSummaries(aliased)).filter((s) => fitsNarrowing(s, opts)) : [];
+    return withPinned(pinned, opts, (page) => mergeHistoryHits(repo, query, withRules, page, (window) => searchEngine(query, { ...withRules, ...window })));
   }
 
   async function searchEngine(query: string, opts: SearchOptions): Promise<Page<ProductSummary>> {
@@ -205,6 +245,8 @@ export function createApp(deps: CatalogDeps): Express {
           ...(await searchNarrowing(machine)),
         });
         page = await withFitsMachines(hits, machine);
+        const notice = rules?.noticeFor(q.search);
+        if (notice) return listResponse(page, limit, offset, { notice });
       } else if (q.category) {
         const category = await requireCategory(q.category);
         const brand = q.brand ? await requireBrand(q.brand) : undefined;
@@ -255,7 +297,8 @@ export function createApp(deps: CatalogDeps): Express {
       const page = q.search
         ? await withFitsMachines(await searchProducts(q.search, { limit: q.limit, offset: q.offset, ...(await searchNarrowing(machine)) }), machine)
         : await repo.listAll({ limit: q.limit, offset: q.offset, ...machine });
-      return listResponse(page, q.limit, q.offset);
+      const notice = q.search ? rules?.noticeFor(q.search) : undefined;
+      return listResponse(page, q.limit, q.offset, notice ? { notice } : undefined);
     }),
   );
 
@@ -380,6 +423,23 @@ export function createApp(deps: CatalogDeps): Express {
   registerSitemapRoutes(app, { products: repo });
   registerPartsMatchRoutes(app, { repo, search, logger, perMinute: deps.partsMatchPerMinute, tmpDir: deps.tmpDir, redis: deps.redis });
   registerProductLookupRoutes(app, { repo });
+  if (insights && rules && buffer) {
+    registerSearchInsightsRoutes(app, {
+      store: insights.store,
+      buffer,
+      rules,
+      repo,
+      logger,
+      retentionDays: insights.retentionDays,
+      announceRules: () => {
+        cache.clear();
+        clears?.announce();
+        insights.rulesChannel?.announce();
+      },
+      eventsPerMinute: insights.eventsPerMinute,
+      redis: deps.redis,
+    });
+  }
 
   const importWorker = deps.importWorker;
   const batchSize = deps.importBatch ?? IMPORT_BATCH;

@@ -38,6 +38,8 @@ export const CatalogConfigSchema = z
      * and (embedded search) each replica's index follows the others' writes through the change feed.
      */
     REDIS_URL: optional(z.url()),
+    /** How long search analytics are kept (days): counts per day and query, random visitor ids, nothing personal. */
+    SEARCH_ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   })
   .superRefine((env, ctx) => {
     // A key without a server is a half-given configuration; a server without a key is allowed (a dev Meilisearch).

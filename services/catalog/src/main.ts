@@ -22,6 +22,8 @@ runMain('catalog', async () => {
   // Replicas: shared rate limits, and a write through one empties every one's ready-made answers.
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, 'replicas') : undefined;
   const clears = redis ? openClearChannel({ redis, channel: 'forgeline:catalog:response-cache', logger }) : undefined;
+  // A search rule (alias, synonym, not stocked) changed on one replica: the others read the rules again at once.
+  const rulesChannel = redis ? openClearChannel({ redis, channel: 'forgeline:catalog:search-rules', logger }) : undefined;
   logger.info({ replicas: redis ? 'redis' : 'this process only' }, 'rate limits and response cache');
 
   // Each replica's embedded index follows the others' writes through the change feed (Meilisearch is shared already).
@@ -58,6 +60,7 @@ runMain('catalog', async () => {
     redis,
     responseCacheClears: clears,
     searchChanges: replication,
+    searchInsights: { store: stores.insights, retentionDays: config.SEARCH_ANALYTICS_RETENTION_DAYS, rulesChannel, eventsPerMinute: 120 * config.RATE_LIMIT_MULTIPLIER },
   });
   await serve(app, {
     host: config.HOST,
@@ -65,7 +68,9 @@ runMain('catalog', async () => {
     logger,
     limits: serverLimitsOf(config),
     onClose: async () => {
+      await (app.locals.searchInsights as { stop(): Promise<void> } | undefined)?.stop();
       await replication?.stop();
+      await rulesChannel?.close();
       await clears?.close();
       redis?.disconnect();
       await stores.close();

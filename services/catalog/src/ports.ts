@@ -1,3 +1,4 @@
+import type { QueryStats, QueryStatus } from '@forgeline/contracts/search-insights';
 import type {
   Product,
   ProductImagesUpdate,
@@ -161,6 +162,13 @@ export interface SearchOptions {
   machine?: MachineQuery;
   fleet?: FleetQuery;
   onlyIds?: Set<string>;
+  /** Staff's synonym sets (#36), with a version that changes with them (an engine compiles or applies them once per version). */
+  synonyms?: SearchSynonyms;
+}
+
+export interface SearchSynonyms {
+  version: string;
+  sets: { words: string[]; mode: 'both' | 'one-way' }[];
 }
 
 /** Product search: typo-tolerant and part-number aware (see README, "Search relevance"). */
@@ -221,5 +229,82 @@ export interface CatalogChangeFeed {
   /** Announcements not yet appended. */
   pending(): number;
   /** Stops waiting reads (they reject) and tries once more to send what is kept. */
+  close(): Promise<void>;
+}
+
+/** One query's counters over one day, as a batch of buffered events adds them (#36). */
+export interface QueryDayCounts {
+  day: string;
+  /** Normalised (domain/search-insights.ts, searchQueryKey). */
+  query: string;
+  /** The latest query as typed. */
+  example: string;
+  searches: number;
+  zeroResults: number;
+  /** Hits of the latest search in the batch (-1: none in it). */
+  hits: number;
+  opens: number;
+  quoteAdds: number;
+  firstAt: string;
+  lastAt: string;
+}
+
+/** A flushed batch of search events, already counted per day and query (no event is stored one by one). */
+export interface SearchEventBatch {
+  queries: QueryDayCounts[];
+  /** Who searched what on which day (distinct visitors; the demand report joins them to quote requests). */
+  visitors: { day: string; query: string; visitor: string }[];
+  quoteRequests: { day: string; visitor: string }[];
+}
+
+/** One query over a period, before its status is joined. */
+export type QueryPeriodStats = Omit<QueryStats, 'status' | 'note'>;
+
+export interface StoredAlias {
+  id: string;
+  text: string;
+  key: string;
+  productIds: string[];
+  createdAt: string;
+}
+export interface StoredSynonym {
+  id: string;
+  words: string[];
+  mode: 'both' | 'one-way';
+  createdAt: string;
+}
+
+/**
+ * What buyers searched, counted per day and query, with random visitor ids and no personal data (#36), and the
+ * staff's search rules: query statuses, aliases and synonyms. SQLite `${DATA_DIR}/search-insights.sqlite` or MongoDB.
+ */
+export interface SearchInsightsStore {
+  record(batch: SearchEventBatch): Promise<void>;
+  /** Forgets a visitor id (the buyer cleared it): how many rows went. */
+  forgetVisitor(visitor: string): Promise<number>;
+  /** Drops counts older than `day` (YYYY-MM-DD): the retention period. */
+  prune(beforeDay: string): Promise<number>;
+  perDay(fromDay: string, toDay: string): Promise<{ day: string; searches: number; zeroResults: number; visitors: number }[]>;
+  /** Totals over the period: searches, zero-result searches, distinct visitors, distinct queries. */
+  totals(fromDay: string, toDay: string): Promise<{ searches: number; zeroResults: number; visitors: number; queries: number }>;
+  /**
+   * Queries over the period, `limit` of them: the most searched (`top`), those that found nothing (`zero`: zero-result
+   * searches > 0, most first), or that found parts nobody opened or added (`unopened`); `exclude` leaves queries out.
+   */
+  queries(q: { fromDay: string; toDay: string; limit: number; kind: 'top' | 'zero' | 'unopened'; exclude?: string[] }): Promise<QueryPeriodStats[]>;
+  /** The given queries over the period, with how many of their visitors sent a quote request that day or later. */
+  demand(q: { fromDay: string; toDay: string; queries: string[] }): Promise<Map<string, { visitors: number; quoteRequesters: number }>>;
+  /** Queries with a status other than open (all of them: staff set a few hundred at most). */
+  statuses(): Promise<Map<string, { status: QueryStatus; note?: string }>>;
+  setStatus(query: string, status: QueryStatus, note?: string): Promise<void>;
+  listAliases(): Promise<StoredAlias[]>;
+  /** Adds or replaces the alias of `key`. */
+  putAlias(alias: StoredAlias): Promise<void>;
+  removeAlias(id: string): Promise<StoredAlias | null>;
+  listSynonyms(): Promise<StoredSynonym[]>;
+  addSynonym(synonym: StoredSynonym): Promise<void>;
+  removeSynonym(id: string): Promise<StoredSynonym | null>;
+  /** Changes with every status, alias or synonym change: replicas compare it to know their rules are stale. */
+  rulesVersion(): Promise<string>;
   close(): Promise<void>;
 }

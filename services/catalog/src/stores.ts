@@ -5,17 +5,22 @@ import { MeiliSearchIndex } from './adapters/meilisearch/meili-search-index.ts';
 import { MongoProductRepository } from './adapters/mongo/mongo-product-repository.ts';
 import { SqliteProductRepository } from './adapters/sqlite/sqlite-product-repository.ts';
 import type { CatalogConfig } from './config.ts';
-import type { ProductRepository, SearchIndex } from './ports.ts';
+import { createSqliteSearchInsights } from './adapters/sqlite/sqlite-search-insights.ts';
+import { MongoSearchInsights } from './adapters/mongo/mongo-search-insights.ts';
+import type { ProductRepository, SearchIndex, SearchInsightsStore } from './ports.ts';
 
 /** Where the embedded adapters keep their data (the launcher checks the SQLite file to decide on seeding). */
 export const catalogPaths = (dataDir: string) => ({
   sqlite: path.join(dataDir, 'catalog.sqlite'),
   searchDir: path.join(dataDir, 'catalog-search'),
+  insights: path.join(dataDir, 'search-insights.sqlite'),
 });
 
 export interface Stores {
   repo: ProductRepository;
   search: SearchIndex;
+  /** Search analytics and the staff's search rules (#36). */
+  insights: SearchInsightsStore;
   /** Which adapters were chosen, for the start-up log line. */
   kinds: { storage: 'sqlite' | 'mongodb'; search: 'embedded' | 'meilisearch' };
   close(): Promise<void>;
@@ -31,12 +36,19 @@ export async function openStores(config: StoresConfig, logger?: Logger): Promise
     ? await MongoProductRepository.connect(config.MONGO_URL)
     : SqliteProductRepository.open(paths.sqlite, { cacheMb: config.SQLITE_CACHE_MB, mmapMb: config.SQLITE_MMAP_MB });
   let search: SearchIndex;
+  let insights: SearchInsightsStore;
+  try {
+    insights = config.MONGO_URL ? await MongoSearchInsights.connect(config.MONGO_URL) : createSqliteSearchInsights(paths.insights);
+  } catch (err) {
+    await repo.close();
+    throw err;
+  }
   try {
     search = config.MEILI_URL
       ? await MeiliSearchIndex.connect({ url: config.MEILI_URL, apiKey: config.MEILI_MASTER_KEY, indexName: config.MEILI_INDEX })
       : await EmbeddedSearchIndex.open(paths.searchDir);
   } catch (err) {
-    await repo.close();
+    await Promise.allSettled([repo.close(), insights.close()]);
     throw err;
   }
   const kinds = { storage: config.MONGO_URL ? 'mongodb' : 'sqlite', search: config.MEILI_URL ? 'meilisearch' : 'embedded' } as const;
@@ -44,9 +56,10 @@ export async function openStores(config: StoresConfig, logger?: Logger): Promise
   return {
     repo,
     search,
+    insights,
     kinds,
     close: async () => {
-      await Promise.allSettled([search.close(), repo.close()]);
+      await Promise.allSettled([search.close(), repo.close(), insights.close()]);
     },
   };
 }

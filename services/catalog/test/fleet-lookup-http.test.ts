@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FLEET_MACHINES, MAX_FLEET_PARAM_CHARS, MAX_LOOKUP_ITEMS, ProductListResponseSchema, ProductLookupResponseSchema, type ProductLookupItem } from '@forgeline/contracts/products';
 import { startFerretDb } from '@forgeline/test-support/ferretdb';
 import { PRODUCTS, id, makeProduct } from './fixtures.ts';
-import { startCatalog, type CatalogUnderTest } from './harness.ts';
+import { startCatalog, storeAdapters, type CatalogUnderTest } from './harness.ts';
 
 /**
  * Issue 35, the catalog's part, over HTTP on both stores (SQLite, and MongoDB's adapter on FerretDB) with the embedded
@@ -48,12 +47,7 @@ const ferret = await startFerretDb();
 if ('skip' in ferret) console.warn(`[catalog] fleet and lookup over HTTP: skipping the MongoDB adapter on FerretDB: ${ferret.skip}`);
 else afterAll(() => ferret.stop());
 
-const adapters: { name: string; skip?: string; mongoUrl?: () => string }[] = [
-  { name: 'SQLite' },
-  'skip' in ferret
-    ? { name: 'MongoDB adapter on FerretDB', skip: ferret.skip }
-    : { name: 'MongoDB adapter on FerretDB', mongoUrl: () => `${ferret.url}/catalog_${randomUUID().replaceAll('-', '')}` },
-];
+const adapters = storeAdapters(ferret);
 
 describe.each(adapters)('fleet filter and reorder lookup over HTTP: $name', ({ skip, mongoUrl }) => {
   let catalog: CatalogUnderTest;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Product, Testimonial } from '@forgeline/contracts/products';
@@ -40,6 +41,8 @@ export async function startCatalog(
     importBatch?: number;
     mongoUrl?: string;
     retired?: string[];
+    /** Events the search analytics buffer holds before it drops (default 20,000). */
+    searchEventBuffer?: number;
   } = {},
 ): Promise<CatalogUnderTest> {
   const tmp = tempDir('catalog-http-');
@@ -58,8 +61,17 @@ export async function startCatalog(
     logger,
     tmpDir: path.join(tmp.dir, 'tmp'),
     importBatch: opts.importBatch,
+    searchInsights: { store: stores.insights, retentionDays: 180, eventsPerMinute: 10_000, buffer: { maxEvents: opts.searchEventBuffer ?? 20_000, flushEveryMs: 100, flushAt: 2_000 } },
   });
-  const served = await serve(app, { port: 0, logger, handleSignals: false, onClose: () => stores.close() });
+  const served = await serve(app, {
+    port: 0,
+    logger,
+    handleSignals: false,
+    onClose: async () => {
+      await (app.locals.searchInsights as { stop(): Promise<void> } | undefined)?.stop();
+      await stores.close();
+    },
+  });
   const url = `http://127.0.0.1:${served.port}`;
   return {
     url,
@@ -85,4 +97,17 @@ export async function startCatalog(
       tmp.remove();
     },
   };
+}
+
+/**
+ * The stores a suite runs on: SQLite, and MongoDB's adapter on FerretDB (a fresh database each time `mongoUrl` is
+ * called) or skipped with FerretDB's reason.
+ */
+export function storeAdapters(ferret: { url: string } | { skip: string }): { name: string; skip?: string; mongoUrl?: () => string }[] {
+  return [
+    { name: 'SQLite' },
+    'skip' in ferret
+      ? { name: 'MongoDB adapter on FerretDB', skip: ferret.skip }
+      : { name: 'MongoDB adapter on FerretDB', mongoUrl: () => `${ferret.url}/catalog_${randomUUID().replaceAll('-', '')}` },
+  ];
 }

@@ -34,7 +34,8 @@ export interface CodeSpan {
   from: number;
   to: number;
   code: string;
-  kind: 'exact' | 'prefix' | 'typo' | 'infix';
+  /** synonym: not a number at all, a run of words that also finds other words (query/synonyms.ts) */
+  kind: 'exact' | 'prefix' | 'typo' | 'infix' | 'synonym';
   /** for typo spans: the neighbouring codes that exist; for infix spans: the whole codes holding the piece */
   found: Set<string>;
 }

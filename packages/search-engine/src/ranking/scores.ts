@@ -33,6 +33,6 @@ export function baseOf(src: TermSource, term: number): number {
  * it covers ("Set 30" as the start of "SET-3052" beats "30" as the start of "3033505").
  */
 export const tierOf = (span: CodeSpan): number =>
-  (span.kind === 'exact' ? TIER_EXACT_CODE : span.kind === 'prefix' ? TIER_CODE_PREFIX : span.kind === 'typo' ? TIER_CODE_TYPO : TIER_CODE_INFIX) * 32 +
+  span.kind === 'synonym' ? 0 : (span.kind === 'exact' ? TIER_EXACT_CODE : span.kind === 'prefix' ? TIER_CODE_PREFIX : span.kind === 'typo' ? TIER_CODE_TYPO : TIER_CODE_INFIX) * 32 +
   Math.min(31, span.code.length);
 export const isExactTier = (t: number): boolean => t >= TIER_EXACT_CODE * 32;

@@ -28,7 +28,12 @@ export function printedTail(number: string, chars: number): string {
   return number;
 }
 
-export function buildInfixRelevanceSet(products: readonly Product[], opts: { targets?: number; seed?: number } = {}): InfixRelevanceQuery[] {
+/**
+ * `numbers: 'own'` takes pieces of part numbers and SKUs only (an engine alone, without the store's older numbers and
+ * cross-references, as the search adapters' own suites run it).
+ */
+export function buildInfixRelevanceSet(products: readonly Product[], opts: { targets?: number; seed?: number; numbers?: 'all' | 'own' } = {}): InfixRelevanceQuery[] {
+  const own = opts.numbers === 'own';
   const targets = Math.min(opts.targets ?? 500, products.length);
   const r = rng(opts.seed ?? 36);
   // Every number of every part, by key, to the parts it answers for (an older number: the part that lists it).
@@ -48,6 +53,7 @@ export function buildInfixRelevanceSet(products: readonly Product[], opts: { tar
   for (const p of products) {
     add(p.partNumber, p.id);
     add(p.sku, p.id);
+    if (own) continue;
     for (const old of p.replaces ?? []) numbers.push({ key: codeKey(old), ids: chain(p) });
     for (const x of p.crossReferences ?? []) add(x.partNumber, p.id);
   }
@@ -60,7 +66,7 @@ export function buildInfixRelevanceSet(products: readonly Product[], opts: { tar
   for (let tries = 0; out.length < targets && tries < targets * 20; tries++) {
     const p = products[Math.floor(r() * products.length)]!;
     const pick = r();
-    const older = [...(p.replaces ?? []), ...(p.crossReferences ?? []).map((x) => x.partNumber)];
+    const older = own ? [] : [...(p.replaces ?? []), ...(p.crossReferences ?? []).map((x) => x.partNumber)];
     const number = pick < 0.7 || older.length === 0 ? (pick < 0.8 ? p.partNumber : p.sku) : older[Math.floor(r() * older.length)]!;
     const key = codeKey(number);
     const chars = 4 + Math.floor(r() * 3);

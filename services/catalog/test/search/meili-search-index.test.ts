@@ -8,6 +8,8 @@ import type { StartedTestContainer } from 'testcontainers';
 import { MeiliSearchIndex } from '../../src/adapters/meilisearch/meili-search-index.ts';
 import { batches } from './fixtures.ts';
 import { measureRelevance, printReport, relevanceCatalogue } from './relevance-harness.ts';
+import { buildInfixRelevanceSet } from '../../src/seed/infix-relevance-set.ts';
+import { recall } from '../../src/seed/relevance-set.ts';
 import { describeSearchIndex } from './search-index.contract.ts';
 
 const MEILI_IMAGE = 'getmeili/meilisearch:v1.16';
@@ -68,5 +70,14 @@ describe.skipIf(Boolean(skip))('relevance set on Meilisearch', () => {
     const report = await measureRelevance(index, catalogue!.set);
     printReport('meilisearch', report);
     expect(report.recallAt5).toBeGreaterThanOrEqual(0.97);
+  }, 300_000);
+
+  it('finds a part by the last 4 to 6 characters of its part number or SKU in the first 5 for 95% (#36)', async () => {
+    const set = buildInfixRelevanceSet(catalogue!.products, { targets: 500, numbers: 'own' });
+    const results: string[][] = [];
+    for (const q of set) results.push((await index.search(q.q, { limit: 5, offset: 0 })).hits.map((h) => h.id));
+    const r5 = recall(set, results, 5);
+    console.log(`[search relevance] meilisearch infix: ${set.length} queries, recall@5 ${r5.overall.toFixed(3)}`);
+    expect(r5.overall).toBeGreaterThanOrEqual(0.95);
   }, 300_000);
 });

@@ -5,12 +5,21 @@
  */
 import type { Product } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
-import { SearchEngine, type SearchDoc } from '@forgeline/search-engine/search-engine';
-import type { SearchHit, SearchIndex, SearchOptions } from '../../ports.ts';
+import { compileSynonyms, SearchEngine, type SearchDoc, type SynonymTable } from '@forgeline/search-engine/search-engine';
+import type { SearchHit, SearchIndex, SearchOptions, SearchSynonyms } from '../../ports.ts';
 import { toSearchDoc } from './to-search-doc.ts';
 
 export class EmbeddedSearchIndex implements SearchIndex {
+  /** The staff's synonym sets compiled for the engine, once per version of them. */
+  private synonyms: { version: string; table: SynonymTable } | null = null;
+
   private constructor(private readonly engine: SearchEngine) {}
+
+  private synonymTable(s: SearchSynonyms | undefined): SynonymTable | undefined {
+    if (!s) return undefined;
+    if (this.synonyms?.version !== s.version) this.synonyms = { version: s.version, table: compileSynonyms(s.sets) };
+    return this.synonyms.table;
+  }
 
   /** Opens the index persisted in `dir` (snapshot + journal), or an empty one. */
   static async open(dir: string): Promise<EmbeddedSearchIndex> {
@@ -25,6 +34,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       brand: brandSlug ? (name) => slugify(name) === brandSlug : undefined,
       category: categorySlug ? (name) => slugify(name) === categorySlug : undefined,
       onlyIds: opts.onlyIds,
+      synonyms: this.synonymTable(opts.synonyms),
     });
   }
 

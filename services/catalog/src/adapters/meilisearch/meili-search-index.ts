@@ -17,9 +17,9 @@ import { Meilisearch, type MatchesPosition, type Settings } from 'meilisearch';
 import type { Product, SearchMatch } from '@forgeline/contracts/products';
 import { slugify } from '@forgeline/contracts/slug';
 import { highlightCode, highlightCodePiece, mergeRanges, type Range } from '@forgeline/search-engine/text/highlight';
-import { MAX_QUERY_CHARS, normalizeCode, parseQuery } from '@forgeline/search-engine/text/normalize';
+import { MAX_QUERY_CHARS, normalizeCode, parseQuery, tokenize } from '@forgeline/search-engine/text/normalize';
 import { codeSuffixes } from '@forgeline/search-engine/text/part-numbers';
-import type { SearchHit, SearchIndex, SearchOptions } from '../../ports.ts';
+import type { SearchHit, SearchIndex, SearchOptions, SearchSynonyms } from '../../ports.ts';
 
 export interface MeiliDoc {
   id: string;
@@ -78,7 +78,25 @@ export const MEILI_SETTINGS: Settings = {
 const BATCH = 5000;
 const TASK_TIMEOUT_MS = 120_000;
 
+/**
+ * Staff's synonym sets as Meilisearch's `synonyms` setting: each word (or phrase) to the words it also finds; a
+ * two-way set lists every member under every other, a one-way set only its first.
+ */
+export function meiliSynonyms(s: SearchSynonyms | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const set of s?.sets ?? []) {
+    const words = [...new Set(set.words.map((w) => tokenize(w).join(' ')).filter(Boolean))];
+    const from = set.mode === 'one-way' ? words.slice(0, 1) : words;
+    for (const w of from) out[w] = [...new Set([...(out[w] ?? []), ...words.filter((o) => o !== w)])];
+  }
+  return out;
+}
+
 export class MeiliSearchIndex implements SearchIndex {
+  /** The version of the synonym sets last applied to the index's settings (none applied yet by this process: 'unknown'). */
+  private synonymsVersion = 'unknown';
+  private applyingSynonyms: Promise<void> | null = null;
+
   private constructor(
     private readonly client: Meilisearch,
     private readonly indexName: string,
@@ -107,7 +125,24 @@ export class MeiliSearchIndex implements SearchIndex {
     return { hits: kept.slice(opts.offset, opts.offset + opts.limit), total: kept.length };
   }
 
+  /** The staff's synonym sets into the index's settings, once per version (searches wait for the first apply only). */
+  private async applySynonyms(s: SearchSynonyms | undefined): Promise<void> {
+    const version = s?.version ?? 'none';
+    if (version === this.synonymsVersion) return;
+    this.applyingSynonyms ??= this.index
+      .updateSynonyms(meiliSynonyms(s))
+      .waitTask({ timeout: TASK_TIMEOUT_MS })
+      .then(() => {
+        this.synonymsVersion = version;
+      })
+      .finally(() => {
+        this.applyingSynonyms = null;
+      });
+    await this.applyingSynonyms;
+  }
+
   async search(query: string, opts: SearchOptions): Promise<{ hits: SearchHit[]; total: number }> {
+    await this.applySynonyms(opts.synonyms);
     const text = query.slice(0, MAX_QUERY_CHARS).trim();
     const { tokens, code } = parseQuery(text);
     if (tokens.length === 0) return { hits: [], total: 0 };

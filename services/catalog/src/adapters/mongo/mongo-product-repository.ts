@@ -852,6 +852,11 @@ export class MongoProductRepository implements ProductRepository {
  */
 export const UNINDEXED_QUERIES: { shape: string; reason: string }[] = [
   {
+    shape: 'products find {"$or":[{"altCodes.key":{"$regex":"/…/"}}]} projection {"_id":0,"id":1,"altCodes":1}',
+    reason:
+      'a piece inside an older or another maker\'s number (#36): an unanchored pattern reads the altCodes.key index through (its keys, not the parts: ~0.6 per part), once per search of 4+ characters with a digit, limited to 40 parts',
+  },
+  {
     shape: 'subcategoryCounts find {} projection {"_id":0}',
     reason: 'the totals: one document per (category, brand) pair, a few thousand at most, read whole by design and cached TOTALS_TTL_MS',
   },

@@ -104,7 +104,7 @@ export interface Narrowing {
   onlyIds?: Set<string>;
 }
 
-const fitsNarrowing = (s: ProductSummary, n: Narrowing) =>
+export const fitsNarrowing = (s: ProductSummary, n: Narrowing) =>
   (!n.categorySlug || slugify(s.category) === n.categorySlug) &&
   (!n.brandSlug || slugify(s.brandName || s.brand) === n.brandSlug) &&
   (!n.onlyIds || n.onlyIds.has(s.id));

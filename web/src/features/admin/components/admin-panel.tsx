@@ -1,4 +1,4 @@
-import { Archive, Database, ImageUp, Inbox, KeyRound, LogOut, Package, PackageCheck, ScrollText, Webhook, type LucideIcon } from 'lucide-react';
+import { Archive, Database, ImageUp, Inbox, KeyRound, LogOut, Package, PackageCheck, ScrollText, Search, Webhook, type LucideIcon } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -21,6 +21,7 @@ const tabs = [
   adminTab('inbox', 'Inbox', Inbox, () => import('./inbox-tab.tsx')),
   adminTab('orders', 'Orders', PackageCheck, () => import('./orders-tab.tsx')),
   adminTab('catalog', 'Catalogue', Database, () => import('./catalog-tab.tsx')),
+  adminTab('search', 'Search', Search, () => import('./search-tab.tsx')),
   adminTab('api-keys', 'API keys', KeyRound, () => import('./api-keys-tab.tsx')),
   adminTab('webhooks', 'Webhooks', Webhook, () => import('./webhooks-tab.tsx')),
   adminTab('audit', 'Audit log', ScrollText, () => import('./audit-log-tab.tsx')),

@@ -8,6 +8,8 @@ import { unitsFitting } from '../../../lib/machine.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { PageInputPagination } from '../../../components/ui/pagination.tsx';
 import { SearchField } from '../../../components/ui/search-field.tsx';
+import { recordSearch } from '../../../lib/search-analytics.ts';
+import { AskForQuoteButton } from '../../quote-list/components/ask-for-quote-button.tsx';
 import { GALLERY_SEARCH_DEBOUNCE_MS } from '../../../config/constants.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
@@ -88,6 +90,12 @@ export default function GalleryPage() {
   const q = useCatalogProducts({ page, search, machine });
   const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
   const totalPages = Math.max(1, q.data?.pagination.totalPages ?? Math.ceil(total / 48));
+  // A search counts once the buyer has paused on it a moment (not every word on the way), on its first page.
+  const counted = useDebouncedValue(search, 1_500);
+  const shown = q.isSuccess && counted === search && search && page === 1 && !machine ? q.data.products.map((p) => p.id).join(',') : null;
+  useEffect(() => {
+    if (shown !== null) recordSearch(search, total, 'gallery', shown ? shown.split(',') : []);
+  }, [search, shown, total]);
   const products = q.data?.products ?? [];
   const clear = () => setText('');
 
@@ -137,19 +145,32 @@ export default function GalleryPage() {
           empty={{
             message: search ? `Nothing matches “${search}”.` : 'The gallery is empty for now.',
             actions: search ? (
-              <Button variant="dark" onClick={clear}>
-                Clear Search
-              </Button>
+              <>
+                <Button variant="dark" onClick={clear}>
+                  Clear Search
+                </Button>
+                <AskForQuoteButton search={search} />
+              </>
             ) : undefined,
           }}
           above={
-            <div className="mb-6 flex flex-col items-center justify-between gap-4 lg:flex-row">
-              <p className="text-sm text-steel" aria-live="polite">
-                <span className="font-semibold text-ink">{formatCount(total)}</span> products{search ? ` for “${search}”` : ''} · Page {page} of{' '}
-                {totalPages}
-              </p>
-              <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
-            </div>
+            <>
+              {search && q.data?.notice?.kind === 'not_stocked' ? (
+                <div role="note" className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-ink">
+                  <p>
+                    We don't keep “{search}” in stock. {q.data.notice.note ?? 'Ask us and we will quote it.'}
+                  </p>
+                  <AskForQuoteButton search={search} />
+                </div>
+              ) : null}
+              <div className="mb-6 flex flex-col items-center justify-between gap-4 lg:flex-row">
+                <p className="text-sm text-steel" aria-live="polite">
+                  <span className="font-semibold text-ink">{formatCount(total)}</span> products{search ? ` for “${search}”` : ''} · Page {page} of{' '}
+                  {totalPages}
+                </p>
+                <PageInputPagination page={page} totalPages={totalPages} onChange={setPage} />
+              </div>
+            </>
           }
           below={
             <div className="mt-10">

@@ -3,6 +3,7 @@ import { categoryPath } from '@forgeline/contracts/slug';
 import { productQuoteText, whatsappLink } from '@forgeline/site-config/whatsapp';
 import { ArrowLeft, BadgeCheck, FileQuestion, MessageCircle, PackageX, Share2, ShieldCheck, Truck, Undo2, Zap } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
+import { recordResultUse } from '../../../lib/search-analytics.ts';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
@@ -234,6 +235,10 @@ export default function ProductPage({ quoteDialog }: { quoteDialog?: (p: QuoteDi
   const [preloaded] = useState(() => takePreloadedProduct(id));
   useEffect(() => scheduleClearPreloadedProduct(), []);
   const q = useProduct(id, preloaded && preloaded.id === id ? preloaded : undefined);
+  const openedId = q.data?.id;
+  useEffect(() => {
+    if (openedId) recordResultUse('open', openedId);
+  }, [openedId]);
 
   if (!id) {
     return (

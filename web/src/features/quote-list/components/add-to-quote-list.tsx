@@ -5,6 +5,7 @@ import { buttonClass } from '../../../components/ui/button.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
 import { cn } from '../../../lib/cn.ts';
 import { toast } from '../../../lib/toast.ts';
+import { recordResultUse } from '../../../lib/search-analytics.ts';
 import { addProduct, clampQuantity, productOfSummary, QUOTE_LIST_MAX_QUANTITY, useQuoteList, type QuoteListProduct } from '../quote-list-store.ts';
 
 /**
@@ -27,6 +28,7 @@ export function AddToQuoteList({ product, compact = false }: { product: QuoteLis
       return;
     }
     setQuantity('1');
+    recordResultUse('quote_add', product.id);
     toast.success(result.added ? 'Added to your quote list' : 'Quantity updated in your quote list', {
       description: `${product.partNumber || product.sku} × ${result.added ? n : (inList?.quantity ?? 0) + n}`,
       action: { label: 'View list', onClick: () => void navigate('/quote') },

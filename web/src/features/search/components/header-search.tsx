@@ -8,6 +8,7 @@ import { altCodeMatchLabel } from '../../../lib/alt-code-match.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useSearchProducts } from '../api/search-products.ts';
+import { recordSearch } from '../../../lib/search-analytics.ts';
 import { HighlightedText } from './highlighted-text.tsx';
 
 /** "Replaces 1R-0716" or "Cross-ref: Fleetguard LF9080" under a hit found by its history. */
@@ -75,6 +76,8 @@ export function HeaderSearch({ variant = 'desktop', onNavigate }: { variant?: 'd
   };
 
   const openProduct = (p: ProductSummary) => {
+    // The dropdown's search counts when a result of it is opened (the results page counts its own).
+    if (settled && query.isSuccess) recordSearch(trimmed, total, 'header', results.map((r) => r.id));
     void navigate(productPath(p));
     finish();
   };

@@ -1,4 +1,5 @@
-import { SearchX, TriangleAlert } from 'lucide-react';
+import { PackageSearch, SearchX, TriangleAlert } from 'lucide-react';
+import { useEffect } from 'react';
 import { ProductGrid } from '../../../components/product/product-card.tsx';
 import { ButtonLink } from '../../../components/ui/button.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -12,6 +13,8 @@ import { unitsFitting } from '../../../lib/machine.ts';
 import { MachineSelector } from '../../fitment/components/machine-selector.tsx';
 import { NoPartsFit } from '../../fitment/components/no-parts-fit.tsx';
 import { AddProductToQuoteList } from '../../quote-list/components/add-to-quote-list.tsx';
+import { AskForQuoteButton } from '../../quote-list/components/ask-for-quote-button.tsx';
+import { recordSearch } from '../../../lib/search-analytics.ts';
 import { useSearchProducts } from '../api/search-products.ts';
 
 /** Home with ?search=: every hit, 48 per page, page kept in the address. */
@@ -22,6 +25,12 @@ export function SearchResults({ search }: { search: string }) {
   const total = q.data?.pagination.totalProducts ?? q.data?.pagination.totalCount ?? 0;
   const totalPages = q.data?.pagination.totalPages ?? 1;
   useDocumentTitle(`Search: ${search}${page > 1 ? ` - Page ${page}` : ''}`);
+  // Counted once a search's first page shows (a later page of the same search is not a new search).
+  const shown = q.isSuccess && page === 1 && !machine ? q.data.products.map((p) => p.id).join(',') : null;
+  useEffect(() => {
+    if (shown !== null) recordSearch(search, total, 'search', shown ? shown.split(',') : []);
+  }, [search, shown, total]);
+  const notice = q.data?.notice;
 
   return (
     <section className="container-page py-10" aria-labelledby="search-results-heading">
@@ -33,6 +42,17 @@ export function SearchResults({ search }: { search: string }) {
         <p className="mt-2 text-steel" aria-live="polite">
           {total} result{total === 1 ? '' : 's'} found{totalPages > 1 ? ` · Page ${page} of ${totalPages}` : ''}
         </p>
+      ) : null}
+      {notice?.kind === 'not_stocked' ? (
+        <div role="note" className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-ink">
+          <p className="flex items-start gap-2">
+            <PackageSearch className="mt-0.5 size-5 shrink-0 text-safety-deep" aria-hidden="true" />
+            <span>
+              We don't keep “{search}” in stock. {notice.note ?? 'Ask us and we will quote it.'}
+            </span>
+          </p>
+          <AskForQuoteButton search={search} />
+        </div>
       ) : null}
       <MachineSelector className="mt-6" />
       <div className="mt-8">
@@ -49,8 +69,17 @@ export function SearchResults({ search }: { search: string }) {
         ) : q.data.products.length === 0 && machine ? (
           <NoPartsFit machine={machine} where={`for “${search}”`} />
         ) : q.data.products.length === 0 ? (
-          <StateMessage icon={SearchX} title="No Products Found" actions={<ButtonLink to="/catalog">Browse the catalog</ButtonLink>}>
-            No products found for “{search}”. Try different keywords or browse the catalog.
+          <StateMessage
+            icon={SearchX}
+            title="No Products Found"
+            actions={
+              <>
+                <ButtonLink to="/catalog">Browse the catalog</ButtonLink>
+                {notice ? null : <AskForQuoteButton search={search} />}
+              </>
+            }
+          >
+            No products found for “{search}”. Try different keywords, browse the catalog, or ask us for it: we source many parts on request.
           </StateMessage>
         ) : (
           <>

@@ -2,6 +2,7 @@ import { policies, type PolicyKind } from '@forgeline/site-config/policies';
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { PageHero } from '../../../components/site/page-hero.tsx';
+import { ForgetSearches } from './forget-searches.tsx';
 
 const OTHERS: { kind: PolicyKind; label: string }[] = [
   { kind: 'privacy', label: 'Privacy Policy' },
@@ -42,6 +43,7 @@ export default function PolicyPage({ kind }: { kind: PolicyKind }) {
               ) : null}
             </section>
           ))}
+          {kind === 'privacy' ? <ForgetSearches /> : null}
         </article>
         <nav aria-label="Other policies">
           <h2 className="text-xs font-extrabold uppercase tracking-[0.2em] text-steel">Other policies</h2>
