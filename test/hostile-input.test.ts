@@ -941,7 +941,7 @@ describe('server limits', () => {
       { method: 'POST', route: '/api/admin/products', body: json(301 * 1024), type: 'application/json', auth: true, says: /at most 300 kB/ },
       { method: 'PATCH', route: '/api/admin/quotes/q1', body: json(129 * 1024), type: 'application/json', auth: true, says: /at most 128 kB/ },
       { method: 'POST', route: '/api/admin/api-keys', body: json(101 * 1024), type: 'application/json', auth: true, says: /at most 100 kB/ },
-      { method: 'POST', route: '/api/search/events', body: json(301 * 1024), type: 'application/json', says: /at most 300 kB/ },
+      { method: 'POST', route: '/api/search/events', body: json(17 * 1024), type: 'application/json', says: /at most 16 kB/ },
       { method: 'POST', route: '/api/admin/search/synonyms.csv', body: `words,mode\n${'"a, b",both\n'.repeat(200_000)}`, type: 'text/csv', auth: true, says: /at most 2048 kB/ },
     ];
     // An image over MEDIA_MAX_FILE_MB (1 MB here).

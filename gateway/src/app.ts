@@ -41,6 +41,8 @@ export interface GatewayDeps {
   pageHandler?: RequestHandler;
   /** Extra routes answered by the gateway itself (sitemaps, robots.txt). */
   extraRoutes?: (app: Express) => void;
+  /** POST /api/search/events, answered by the gateway and handed to the catalog in batches (search-events.ts). */
+  searchEvents?: { mount(app: Express): void };
   /** For /readyz: true when every service answers its own /readyz. */
   checkServices?: boolean;
   /** Keeps the public reads services mark shareable (s-maxage); serve with `withEdgeCache`. */
@@ -304,6 +306,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   mountApiDocs(app);
 
   deps.extraRoutes?.(app);
+  deps.searchEvents?.mount(app);
 
   app.use((req, res, next) => {
     const rule = matchRoute(req.path);

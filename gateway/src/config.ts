@@ -45,6 +45,8 @@ export const gatewayEnv = z.object({
   UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
   /** Calls per minute one API key may make (per gateway process, or across them all with REDIS_URL). */
   API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Search-event batches (POST /api/search/events) one address may send a minute: a page sends one every few seconds at most. */
+  SEARCH_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   /** Memory for the shared cache of public reads the services mark shareable (s-maxage); 0 turns it off. */
   EDGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Redis shared by the gateway replicas: API key limits count across them, and an admin's change empties every edge cache. */

@@ -8,6 +8,7 @@ import { createEdgeCache } from './edge-cache.ts';
 import { gatewayEnv } from './config.ts';
 import { createAdminAuth } from './admin-auth.ts';
 import { createBuyerAuth } from './buyer-auth.ts';
+import { createSearchEventRelay } from './search-events.ts';
 import { createAuditSink } from './audit-sink.ts';
 import { overrideSiteConfig } from '@forgeline/site-config/site';
 import { createSeoHandler } from './seo/seo-handler.ts';
@@ -42,6 +43,7 @@ runMain('gateway', async () => {
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, 'replicas') : undefined;
   const edgeCacheClears = redis ? openClearChannel({ redis, channel: 'forgeline:gateway:edge-cache', logger }) : undefined;
   logger.info({ replicas: redis ? 'redis' : 'this process only' }, 'rate limits and edge cache');
+  const searchEvents = createSearchEventRelay({ catalogUrl: pools.catalog, serviceToken: config.SERVICE_TOKEN, logger, redis, perMinute: config.SEARCH_EVENTS_PER_MINUTE });
   const app = createGatewayApp({
     logger,
     edgeCache,
@@ -63,6 +65,7 @@ runMain('gateway', async () => {
     buyerAuth: createBuyerAuth({ authUrl: pools.auth, quotesUrl: pools.quotes, serviceToken: config.SERVICE_TOKEN, publicUrl: config.PUBLIC_URL, logger }),
     pageHandler: seo?.pageHandler,
     extraRoutes: seo?.mountRoutes,
+    searchEvents,
     checkServices: true,
   });
   await serve(withEdgeCache(app, edgeCache), {
@@ -72,6 +75,7 @@ runMain('gateway', async () => {
     limits: serverLimitsOf(config),
     maxHeaderBytes: PUBLIC_MAX_HEADER_BYTES,
     onClose: async () => {
+      await searchEvents.close();
       await audit.flush();
       await edgeCacheClears?.close();
       redis?.disconnect();

@@ -40,6 +40,9 @@ export const SearchEventsInputSchema = z
   .strict();
 export type SearchEventsInput = z.infer<typeof SearchEventsInputSchema>;
 
+/** POST /internal/search/events: what the gateway gathered from buyers' pages since it last handed some over. */
+export const InternalSearchEventsSchema = z.object({ batches: z.array(SearchEventsInputSchema).min(1).max(1_000) }).strict();
+
 /** DELETE /api/search/visitors/{visitor}: "forget my searches on this device". */
 export const SearchVisitorParamsSchema = z.object({ visitor }).strict();
 

@@ -67,6 +67,9 @@ export async function runLoad(opts: {
   timeoutSeconds?: number;
   /** At most this many requests per second over all connections (default: as fast as answered). */
   overallRate?: number;
+  /** Another method than GET, with a body made per request (its content type in `headers`). */
+  method?: string;
+  nextBody?: () => string;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
@@ -79,7 +82,7 @@ export async function runLoad(opts: {
     headers: opts.headers,
     requests: [
       {
-        setupRequest: (req) => ({ ...req, path: opts.nextPath() }),
+        setupRequest: (req) => ({ ...req, path: opts.nextPath(), ...(opts.method ? { method: opts.method } : {}), ...(opts.nextBody ? { body: opts.nextBody() } : {}) }),
         onResponse: (status) => void statuses.set(status, (statuses.get(status) ?? 0) + 1),
       },
     ],

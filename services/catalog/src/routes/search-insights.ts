@@ -9,6 +9,7 @@ import { stringify } from 'csv-stringify/sync';
 import {
   AliasInputSchema,
   DemandQuerySchema,
+  InternalSearchEventsSchema,
   QueryStatusInputSchema,
   SEARCH_RULE_LIMITS,
   SearchEventsInputSchema,
@@ -104,6 +105,18 @@ export function registerSearchInsightsRoutes(app: Express, deps: SearchInsightsD
       const input = parseInput(SearchEventsInputSchema, req.body, 'body');
       const accepted = buffer.add(input.visitor, input.events);
       res.status(202).json({ accepted, dropped: input.events.length - accepted });
+    }),
+  );
+
+  // The gateway answers buyers' pages itself and hands over what it gathered every few seconds (gateway/src/search-events.ts).
+  app.post(
+    '/internal/search/events',
+    route(async (req, res) => {
+      const { batches } = parseInput(InternalSearchEventsSchema, req.body, 'body');
+      let accepted = 0;
+      for (const b of batches) accepted += buffer.add(b.visitor, b.events);
+      const given = batches.reduce((n, b) => n + b.events.length, 0);
+      res.status(202).json({ accepted, dropped: given - accepted });
     }),
   );
 
