@@ -376,6 +376,28 @@ if (missing) {
       }
     });
 
+    it("takes a search rule made through one catalog replica on the other within seconds: an alias and a synonym (#36)", async () => {
+      const p = products[5]!;
+      const code = `ZQALIAS${randomBytes(3).toString('hex').toUpperCase()}`;
+      const headers = { ...(await gatewayAssertionHeaders(cluster.serviceToken, 'cluster-test@cluster-test.example')), 'content-type': 'application/json' };
+      const one = addressOf('catalog-1');
+      const other = addressOf('catalog-2');
+      const alias = await call(`${one}/api/admin/search/aliases`, { method: 'POST', headers, body: JSON.stringify({ text: code, productIds: [p.id] }) });
+      expect(alias.status, JSON.stringify(alias.body)).toBe(201);
+      const word = `quaxsyn${randomBytes(2).toString('hex')}`;
+      const firstWord = p.name.split(/\s+/).find((w) => /^[A-Za-z]{5,}$/.test(w))!.toLowerCase();
+      const synonym = await call(`${one}/api/admin/search/synonyms`, { method: 'POST', headers, body: JSON.stringify({ words: [word, firstWord], mode: 'one-way' }) });
+      expect(synonym.status, JSON.stringify(synonym.body)).toBe(201);
+      await eventually('catalog-2 finds the part by its alias', async () => {
+        const res = await call<ListResponse>(`${other}/api/products?search=${code}&limit=10`);
+        return res.body.products[0]?.id === p.id ? true : undefined;
+      }, 15_000);
+      await eventually('catalog-2 finds the part by the synonym', async () => {
+        const res = await call<ListResponse>(`${other}/api/products?search=${word}&limit=50`);
+        return res.body.products.some((x) => x.name.toLowerCase().includes(firstWord)) ? true : undefined;
+      }, 15_000);
+    });
+
     it('loses no read, no image job and no mail when a catalog replica and a media worker are SIGKILLed mid-job', async () => {
       // A ZIP of 9 SKUs with 5 large photos each: the three workers (one job each, compose's concurrency 1) are
       // busy for a while, so a worker can be killed while it holds a job.

@@ -10,11 +10,10 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
-const benches = fs
-  .readdirSync(here)
-  .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort();
+const all = fs.readdirSync(here).filter((f) => f.endsWith('.bench.ts'));
+// A filter naming a benchmark exactly runs that one ("search" is not also "search-analytics"); otherwise any it is part of.
+const matches = (f: string, x: string) => (all.includes(`${x}.bench.ts`) ? f === `${x}.bench.ts` : f.includes(x));
+const benches = all.filter((f) => filters.length === 0 || filters.some((x) => matches(f, x))).sort();
 
 if (benches.length === 0) {
   console.error(`No benchmark matches ${filters.join(', ')}. Available: ${fs.readdirSync(here).filter((f) => f.endsWith('.bench.ts')).join(', ')}`);

@@ -20,9 +20,11 @@ describe('a piece of a part number', () => {
     extra: '',
   });
   /** A base large enough for the gram index (not the small vocabularies' scan), and changes on top in delta segments. */
+  let lastDir = '';
   const open = async (delta: SearchDoc[] = []) => {
     const t = tempDir('forgeline-infix-');
     dirs.push(t);
+    lastDir = t.dir;
     const index = await SearchEngine.open(t.dir);
     await index.rebuild(batches([...fixtureDocs(), doc('p-prefix', '0716-55'), doc('p-xkky', 'XKKY-34502'), doc('p-letters', 'QWERTY-12'), ...generateDocs(12_000)], 2000));
     if (delta.length) await index.upsert(delta);
@@ -43,6 +45,17 @@ describe('a piece of a part number', () => {
     expect(await ids(index, 'R-0716')).toContain('p-cat-0716');
     expect(await ids(index, '211 1231')).toContain('p-kom-1231');
     await index.close();
+  });
+
+  it('keeps the piece index in the snapshot: a reopened index answers from it as it was', async () => {
+    const index = await open();
+    const before = await ids(index, '4502');
+    await index.close();
+    const reopened = await SearchEngine.open(lastDir);
+    expect(reopened.stats().infixBytes).toBeGreaterThan(6_000_000);
+    expect(await ids(reopened, '4502')).toEqual(before);
+    expect(before).toContain('p-xkky');
+    await reopened.close();
   });
 
   it('highlights the piece inside the number', async () => {

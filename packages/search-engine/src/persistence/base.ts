@@ -101,7 +101,8 @@ export function loadSnapshot({ docs, segs }: IndexState, snap: LoadedSnapshot): 
       snap.get(`${prefix}.table`),
     );
   segs.base = { words: vocab('words'), codes: vocab('codes') };
-  CodeInfixIndex.warm(segs.base.codes);
+  if (snap.has('codes.infix.start')) CodeInfixIndex.adopt(segs.base.codes, snap.get('codes.infix.start'), snap.get('codes.infix.terms'));
+  else CodeInfixIndex.warm(segs.base.codes); // a snapshot written before the pieces were kept
   docs.brandNames = meta.brandNames;
   docs.brandIds = new Map(meta.brandNames.map((name, i) => [name, i]));
   docs.categoryNames = meta.categoryNames;
@@ -134,6 +135,7 @@ export async function persist({ docs, segs }: IndexState, dir: string): Promise<
       columns,
       { brandOf: docs.brandOf.subarray(0, b.n), categoryOf: docs.categoryOf.subarray(0, b.n), nameWords: docs.nameWords.subarray(0, b.n) },
       segmentParts(segs.base),
+      CodeInfixIndex.pays(segs.base.codes.size) ? CodeInfixIndex.of(segs.base.codes) : undefined,
     ),
   );
   // The snapshot holds everything the journal said: start a new one.

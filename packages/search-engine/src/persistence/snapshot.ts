@@ -95,6 +95,8 @@ async function syncDir(dir: string): Promise<void> {
 export interface LoadedSnapshot {
   meta: unknown;
   get<T extends SnapshotValue>(name: string): T;
+  /** Whether the snapshot holds a section (one added since older snapshots were written). */
+  has(name: string): boolean;
 }
 
 /**
@@ -150,6 +152,7 @@ export async function readSnapshot(file: string): Promise<LoadedSnapshot | null>
         if (s.kind !== 'str') return arrays.get(name) as T;
         return new StringColumn(texts.get(name)!, arrays.get(s.offsetsSection) as Uint32Array) as T;
       },
+      has: (name: string) => byName.has(name),
     };
   } finally {
     await fh.close();

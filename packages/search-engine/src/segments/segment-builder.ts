@@ -4,6 +4,7 @@
  * every delta segment into a new base (compaction). Inputs and outputs are strings and typed arrays only: they cross
  * to and from a worker by copy or transfer, and the catalog's thread keeps serving searches meanwhile.
  */
+import { CodeInfixIndex } from './code-infix.ts';
 import { DOC_FIELDS, type DocField, type SearchDoc } from '../documents/search-doc.ts';
 import { GrowableU32, GrowableU8, StringColumn } from '../documents/string-column.ts';
 import type { SnapshotValue } from '../persistence/snapshot.ts';
@@ -203,6 +204,8 @@ export function snapshotValues(
   columns: DocColumns,
   perDoc: { brandOf: Uint32Array; categoryOf: Uint32Array; nameWords: Uint8Array },
   seg: SegmentParts,
+  /** The codes' piece index, when the caller has it already (the base in memory); built from `seg` otherwise. */
+  infix?: CodeInfixIndex,
 ): Record<string, SnapshotValue> {
   const values: Record<string, SnapshotValue> = {};
   for (const f of DOC_FIELDS) values[f] = toColumn(columns[f]);
@@ -216,6 +219,11 @@ export function snapshotValues(
     values[`${kind}.docs`] = v.docs;
     values[`${kind}.fields`] = v.fields;
     values[`${kind}.table`] = v.table;
+  }
+  if (CodeInfixIndex.pays(seg.codes.start.length - 1)) {
+    const pieces = infix ?? CodeInfixIndex.build(toVocab(seg.codes));
+    values['codes.infix.start'] = pieces.start;
+    values['codes.infix.terms'] = pieces.terms;
   }
   return values;
 }
