@@ -17,6 +17,15 @@ describe('auditAction', () => {
     expect(auditAction('GET', '/api/admin/orders/o1/po-document')).toBe('order.po-document');
     expect(auditAction('POST', '/api/admin/webhooks')).toBe('webhook.add');
     expect(auditAction('DELETE', '/api/admin/webhooks/w1')).toBe('webhook.remove');
+    // The staff's search rules (#36): every change is in the log by what it did.
+    expect(auditAction('POST', '/api/admin/search/aliases')).toBe('search.alias');
+    expect(auditAction('POST', '/api/admin/search/aliases.csv')).toBe('search.alias');
+    expect(auditAction('DELETE', '/api/admin/search/aliases/a1')).toBe('search.alias-remove');
+    expect(auditAction('POST', '/api/admin/search/synonyms')).toBe('search.synonym');
+    expect(auditAction('DELETE', '/api/admin/search/synonyms/s1')).toBe('search.synonym-remove');
+    expect(auditAction('PUT', '/api/admin/search/queries/status')).toBe('search.query-status');
+    expect(auditAction('GET', '/api/admin/search/insights')).toBe('search.insights');
+    expect(auditAction('GET', '/api/admin/search/aliases.csv')).toBe('search.aliases');
   });
 
   it('names an unknown call by its method and first segments', () => {
