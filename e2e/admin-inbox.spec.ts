@@ -18,7 +18,7 @@ test('an admin works a quote request from new to quoted in the Inbox tab', async
   await signInAsAdmin(page);
   await page.getByRole('tab', { name: 'Inbox' }).click();
   await expect(page.getByText('Requests this week')).toBeVisible();
-  await page.getByLabel('Search').fill(buyer);
+  await page.getByLabel('Search', { exact: true }).fill(buyer);
   const row = page.getByRole('list', { name: 'Requests' }).getByRole('button', { name: new RegExp(buyer) });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('New');

@@ -45,7 +45,7 @@ async function quoteRequest(request: Page['request'], email: string, buyer: stri
 /** Staff open the request in the Inbox tab and reply with a price per line. */
 async function replyInPanel(page: Page, buyer: string, prices: string[], message: string, quantity?: string, validUntil?: string) {
   await page.getByRole('tab', { name: 'Inbox' }).click();
-  await page.getByLabel('Search').fill(buyer);
+  await page.getByLabel('Search', { exact: true }).fill(buyer);
   const row = page.getByRole('list', { name: 'Requests' }).getByRole('button', { name: new RegExp(buyer) });
   await row.click();
   const panel = page.getByRole('region', { name: buyer });
@@ -100,7 +100,7 @@ test('a buyer asks for a change from the mailed link, staff revise, the buyer ac
   // Staff see the buyer's answer and revise: six at 110.
   await page.reload();
   await page.getByRole('tab', { name: 'Inbox' }).click();
-  await page.getByLabel('Search').fill(buyer);
+  await page.getByLabel('Search', { exact: true }).fill(buyer);
   await page.getByRole('list', { name: 'Requests' }).getByRole('button', { name: new RegExp(buyer) }).click();
   await expect(panel.getByText(/Asked for changes to version 1 \(line 1: qty 6, target 110\): Six at 110/)).toBeVisible();
   await panel.getByLabel(/^Quantity/).first().fill('6');
@@ -140,12 +140,12 @@ test('a buyer asks for a change from the mailed link, staff revise, the buyer ac
   await expect.poll(() => mailsMentioning(email).some((t) => unwrapped(t).includes(`Order ${number} confirmed`))).toBe(true);
   await page.reload();
   await page.getByRole('tab', { name: 'Inbox' }).click();
-  await page.getByLabel('Search').fill(buyer);
+  await page.getByLabel('Search', { exact: true }).fill(buyer);
   await expect(page.getByRole('list', { name: 'Requests' }).getByRole('button', { name: new RegExp(buyer) })).toContainText('Won');
 
   // Staff ship it from the Orders tab; the buyer is mailed, and their page says so.
   await page.getByRole('tab', { name: 'Orders' }).click();
-  await page.getByLabel('Search').fill('PO-44120');
+  await page.getByLabel('Search', { exact: true }).fill('PO-44120');
   const orderRow = page.getByRole('list', { name: 'Orders' }).getByRole('button', { name: new RegExp(number!) });
   await expect(orderRow).toContainText('Confirmed');
   await orderRow.click();

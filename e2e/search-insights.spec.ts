@@ -39,7 +39,7 @@ test('a zero-result search reaches the queue; staff make it an alias; the buyer 
 
   const staff = await newBrowser(browser);
   await signInAsAdmin(staff);
-  await staff.getByRole('tab', { name: 'Search' }).click();
+  await staff.getByRole('tab', { name: 'Search insights' }).click();
   const queue = staff.getByRole('table', { name: 'Zero-result queries, most asked first' });
   // The server writes events in batches every two seconds: ask again until the query is in.
   await expect(async () => {
