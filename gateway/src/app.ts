@@ -255,6 +255,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
         }
       : undefined,
     jsonLimit: false, // bodies stream through to the services untouched
+    metricsRoute: false, // this port is the public's: the metrics are on METRICS_PORT (main.ts)
   });
   // CSP, frame, referrer and other security headers on every response (security-headers.ts); withEdgeCache too.
   const securityHeaders = createSecurityHeaders({ hsts: deps.hsts ?? false });
@@ -311,6 +312,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use((req, res, next) => {
     const rule = matchRoute(req.path);
     if (!rule) return next();
+    res.locals.routeTemplate = rule.prefix; // RED per service route, not per URL
     const proxy = proxies.get(rule.upload ? `${rule.service}:upload` : rule.service)!;
     delete req.headers[GATEWAY_ASSERTION_HEADER]; // only the admin check below may speak for an admin
     delete req.headers[BUYER_ASSERTION_HEADER]; // nor anyone but the buyer check for a buyer
@@ -398,6 +400,7 @@ function mountWebApp(app: Express, deps: GatewayDeps) {
       !req.path.startsWith('/media/') &&
       !req.path.startsWith('/assets/');
     if (!isPage) return next();
+    res.locals.routeTemplate = 'page';
     if (!fs.existsSync(indexFile)) {
       res.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it for you).');
       return;

@@ -28,6 +28,11 @@ const serviceUrls = (fallbackPort: number) =>
 export const gatewayEnv = z.object({
   ...baseEnv,
   PORT: port(8080),
+  /**
+   * The gateway's /metrics, apart from the public port (Prometheus scrapes it from inside the network); 0 takes a free
+   * port and logs it (the development launcher and the tests, which run several gateways on one machine).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   CATALOG_URL: serviceUrls(4001),
   QUOTES_URL: serviceUrls(4002),
   AUTH_URL: serviceUrls(4003),

@@ -1,3 +1,4 @@
+import { counter, countRequest } from '@forgeline/service-kit/metrics';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import CachePolicy from 'http-cache-semantics';
@@ -19,6 +20,9 @@ import type { Logger } from '@forgeline/service-kit/logger';
  * answers) and sends the stored body, instead of taking the whole answer across again (`revalidationTag`,
  * `serveRevalidated`).
  */
+/** The edge cache's answers (#37): hit or made upstream (miss), the same metric as the services' response caches. */
+const edgeRequests = counter('cache_requests_total', 'Reads answered from a cache (hit) or made (miss), by cache', ['cache', 'result']);
+
 export interface EdgeCacheOptions {
   /** Memory budget for cached bodies; 0 turns the cache off. */
   maxBytes: number;
@@ -83,6 +87,8 @@ export function createEdgeCache(opts: EdgeCacheOptions): EdgeCache {
       'x-edge-cache': state,
     });
     res.end(notModified || req.method === 'HEAD' ? undefined : entry.body);
+    edgeRequests.inc({ cache: 'edge', result: 'hit' });
+    countRequest('gateway', req.method ?? 'GET', 'edge-cache', res.statusCode, 0);
     if (logInfo) {
       opts.logger.info(
         { reqId: id, req: { method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: 0, cache: state },
@@ -97,10 +103,14 @@ export function createEdgeCache(opts: EdgeCacheOptions): EdgeCache {
       if (!enabled || (req.method !== 'GET' && req.method !== 'HEAD') || wantsFresh(req) || req.headers.authorization) return false;
       const key = keyOf(req);
       const entry = cache.get(key);
-      if (!entry) return false;
+      if (!entry) {
+        edgeRequests.inc({ cache: 'edge', result: 'miss' });
+        return false;
+      }
       const now = Date.now();
       if (entry.expiresAt <= now) {
         cache.delete(key);
+        edgeRequests.inc({ cache: 'edge', result: 'miss' });
         return false;
       }
       hits++;

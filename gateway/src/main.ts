@@ -9,6 +9,7 @@ import { gatewayEnv } from './config.ts';
 import { createAdminAuth } from './admin-auth.ts';
 import { createBuyerAuth } from './buyer-auth.ts';
 import { createSearchEventRelay } from './search-events.ts';
+import { serveGatewayMetrics } from './metrics-server.ts';
 import { createAuditSink } from './audit-sink.ts';
 import { overrideSiteConfig } from '@forgeline/site-config/site';
 import { createSeoHandler } from './seo/seo-handler.ts';
@@ -68,6 +69,7 @@ runMain('gateway', async () => {
     searchEvents,
     checkServices: true,
   });
+  const metrics = await serveGatewayMetrics({ port: config.METRICS_PORT, host: config.HOST, logger });
   await serve(withEdgeCache(app, edgeCache), {
     port: config.PORT,
     host: config.HOST,
@@ -75,6 +77,7 @@ runMain('gateway', async () => {
     limits: serverLimitsOf(config),
     maxHeaderBytes: PUBLIC_MAX_HEADER_BYTES,
     onClose: async () => {
+      await metrics.close();
       await searchEvents.close();
       await audit.flush();
       await edgeCacheClears?.close();

@@ -147,6 +147,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   ) as Record<ServiceGroup, string[]>;
   const replicaPort: Record<string, number> = {};
   for (const g of SERVICE_GROUPS) for (const n of names[g]) replicaPort[n] = await port();
+  // Each gateway's /metrics port (#37): compose gives every container its own 9464; here they share one machine.
+  const metricsPort: Record<string, number> = {};
+  for (const n of names.gateway) metricsPort[n] = await port();
   const internalPort: Record<string, number> = {};
   for (const g of SERVICE_GROUPS.filter((g) => g !== 'gateway' && g !== 'media-worker')) internalPort[g] = await port();
   const url = (hostPort: string) => `http://${hostPort}`;
@@ -181,6 +184,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       webDistDir: path.join(repoRoot, 'web/dist'),
     });
     for (const d of local.dropped) dropped.add(d);
+    if (metricsPort[name]) local.env.METRICS_PORT = String(metricsPort[name]);
     envs[name] = local.env;
     return { ...baseEnv(), ...local.env };
   };

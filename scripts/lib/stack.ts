@@ -47,6 +47,8 @@ export interface Stack {
   dataDir: string;
   env: Record<string, string>;
   serviceUrls: Record<string, string>;
+  /** The gateway's /metrics server (its own port, never the public one). */
+  metricsUrl: string;
   /** Each process now: its pid and how often it was started again after dying (tests assert none died). */
   processes: () => { name: string; pid: number | undefined; restarts: number }[];
   stop: () => Promise<void>;
@@ -215,6 +217,8 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
   const write = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const ports = Object.fromEntries(await Promise.all(services.map(async (s) => [s.name, await freePort()] as const)));
   const gatewayPort = opts.port || (await freePort());
+  // The gateway's /metrics port (#37): a free one, so stacks side by side (the tests) never meet on 9464.
+  const metricsPort = await freePort();
   const serviceUrls = Object.fromEntries(services.map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}`]));
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -303,9 +307,9 @@ async function startStackOnce(opts: StackOptions): Promise<Stack> {
       ),
     );
     const url = `http://127.0.0.1:${gatewayPort}`;
-    await launch('gateway', 'gateway/src/main.ts', { ...baseEnv, ...opts.processEnv?.gateway, PORT: String(gatewayPort) }, colours[4]!, url, 60_000);
+    await launch('gateway', 'gateway/src/main.ts', { METRICS_PORT: String(metricsPort), ...baseEnv, ...opts.processEnv?.gateway, PORT: String(gatewayPort) }, colours[4]!, url, 60_000);
     const processes = () => children.map((c) => ({ name: c.name, pid: c.child.pid, restarts: c.restarts ?? 0 }));
-    return { url, dataDir, env, serviceUrls, processes, stop };
+    return { url, dataDir, env, serviceUrls, metricsUrl: `http://127.0.0.1:${metricsPort}`, processes, stop };
   } catch (err) {
     await stop();
     throw err;

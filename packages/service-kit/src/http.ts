@@ -4,6 +4,7 @@ import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/co
 import { ADMIN_EMAIL_HEADER } from '@forgeline/contracts/auth';
 import type { Logger } from './logger.ts';
 import { HttpError } from './errors.ts';
+import { metricsHandler, redMetrics } from './metrics.ts';
 import { GATEWAY_ASSERTION_GUARD, requireGatewayAssertion, type AdminGuardOptions } from './gateway-assertion.ts';
 
 export interface ServiceAppOptions {
@@ -18,6 +19,11 @@ export interface ServiceAppOptions {
    * service token.
    */
   adminGuard?: AdminGuardOptions;
+  /**
+   * GET /metrics on this app (#37): every service, whose port only the internal network reaches. The gateway, whose
+   * port is the public's, says false and serves its metrics on a port of its own. RED is counted either way.
+   */
+  metricsRoute?: boolean;
 }
 
 /** The two guarded prefixes. The guards are mounted on them, so the router's own matching decides what they cover. */
@@ -44,6 +50,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
   app.use(requestLog(app, opts.logger));
+  app.use(redMetrics(opts.name));
+  if (opts.metricsRoute !== false) app.get('/metrics', metricsHandler);
   // Before the body is read: a caller that did not come through the gateway learns nothing from validation. Mounted on
   // the prefixes rather than matching path strings: whatever the router takes for a route under /api/admin or
   // /internal (case, slashes, escapes), it has passed the guard first; finishApp checks no route was declared around it.
@@ -82,7 +90,7 @@ declare global {
   }
 }
 
-const UNLOGGED_PATHS = new Set(['/healthz', '/readyz']);
+const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 const logOf = Symbol('requestLogger');
 
 /**

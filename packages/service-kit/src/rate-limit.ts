@@ -1,5 +1,6 @@
 import { ipKeyGenerator, rateLimit, type Options, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import { clientAddress } from './client-address.ts';
+import { counter } from './metrics.ts';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from './logger.ts';
 import type { Redis } from './redis.ts';
@@ -21,6 +22,9 @@ export interface RateLimiterOptions {
   /** Answers a request over the limit. */
   handler: Options['handler'];
 }
+
+/** Requests a limiter refused (#37), by its name ("catalog:parts-match"), never by who sent them. */
+const rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests refused by a rate limit, by limiter', ['limiter']);
 
 /** While Redis fails, one warning per limiter per this long, with how many requests went through uncounted. */
 const STORE_WARNING_EVERY_MS = 30_000;
@@ -48,7 +52,10 @@ export function createRateLimiter(o: RateLimiterOptions): RateLimitRequestHandle
     legacyHeaders: false,
     keyGenerator: o.keyGenerator ?? ((req) => ipKeyGenerator(clientAddress(req as never) ?? 'unknown')),
     ...(o.skip ? { skip: o.skip } : {}),
-    handler: o.handler,
+    handler: (req, res, next, options) => {
+      rateLimitRefusals.inc({ limiter: o.name });
+      return o.handler(req, res, next, options);
+    },
     ...(o.redis ? { store: new RecoveringRedisStore(o.redis, `rl:${o.name}:`), passOnStoreError: true } : {}),
     logger: {
       warn: (err, message) => o.logger.warn({ limiter: o.name, err }, message ?? 'rate limiter warning'),

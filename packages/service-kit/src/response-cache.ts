@@ -1,3 +1,4 @@
+import { counter } from './metrics.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
@@ -48,6 +49,9 @@ export class RawJson {
 
 /** Bodies below this are sent plain: gzip saves little there and costs a header. */
 const GZIP_FROM_BYTES = 1024;
+
+/** Ready-made answers served from memory or made (#37): the hit ratio is hit / (hit + miss). */
+const cacheRequests = counter('cache_requests_total', 'Reads answered from a cache (hit) or made (miss), by cache', ['cache', 'result']);
 
 export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   const cache =
@@ -103,6 +107,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
         const cached = useCache ? cache.get(key) : undefined;
         if (cached) {
           hits++;
+          cacheRequests.inc({ cache: 'response', result: 'hit' });
           send(req, res, cached, 'HIT');
           return;
         }
@@ -110,6 +115,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
         const entry = makeEntry(await produce(req));
         if (useCache) {
           misses++;
+          cacheRequests.inc({ cache: 'response', result: 'miss' });
           if (startedAt === generation && enabled()) cache.set(key, entry);
         }
         send(req, res, entry, !final ? 'NOT-FINAL' : useCache ? 'MISS' : 'OFF');

@@ -42,6 +42,7 @@ import type { MachineNarrowing, Page, ProductRepository, SearchIndex, SearchInsi
 import { dayOf, SearchEventBuffer } from './domain/search-insights.ts';
 import { SearchRules, withPinned } from './domain/search/search-rules.ts';
 import { registerSearchInsightsRoutes } from './routes/search-insights.ts';
+import { searchDuration, searches } from './metrics.ts';
 import { renderPartImageSvg } from './seed/part-image.ts';
 import { registerPartsMatchRoutes } from './routes/parts-match.ts';
 import { registerProductLookupRoutes } from './routes/product-lookup.ts';
@@ -166,10 +167,14 @@ export function createApp(deps: CatalogDeps): Express {
 
   /** The engine's hits with a part's history placed among them (see domain/search/history-search.ts), after the parts an alias names. */
   async function searchProducts(query: string, opts: SearchOptions): Promise<Page<ProductSummary>> {
+    const timer = searchDuration.startTimer();
     const withRules: SearchOptions = rules?.synonyms ? { ...opts, synonyms: rules.synonyms } : opts;
     const aliased = rules?.aliasFor(query) ?? [];
     const pinned = aliased.length ? (await repo.getSummaries(aliased)).filter((s) => fitsNarrowing(s, opts)) : [];
-    return withPinned(pinned, opts, (page) => mergeHistoryHits(repo, query, withRules, page, (window) => searchEngine(query, { ...withRules, ...window })));
+    const page = await withPinned(pinned, opts, (window) => mergeHistoryHits(repo, query, withRules, window, (w) => searchEngine(query, { ...withRules, ...w })));
+    timer();
+    searches.inc({ results: page.total === 0 ? 'zero' : 'some' });
+    return page;
   }
 
   async function searchEngine(query: string, opts: SearchOptions): Promise<Page<ProductSummary>> {

@@ -7,6 +7,7 @@ import { runMain, serve } from '@forgeline/service-kit/serve';
 import { createApp } from './app.ts';
 import { PARTS_MATCH_PER_MINUTE } from './routes/parts-match.ts';
 import { CatalogConfigSchema } from './config.ts';
+import { changeFeedLagSource } from './metrics.ts';
 import { catalogPaths, openStores } from './stores.ts';
 import { SearchReplication } from './jobs/search-replication.ts';
 import { openRedisChangeFeed } from './adapters/redis/redis-change-feed.ts';
@@ -38,6 +39,7 @@ runMain('catalog', async () => {
         })
       : undefined;
   const search = replication?.index ?? stores.search;
+  if (replication) changeFeedLagSource.read = () => replication.lag();
 
   // An empty index over a filled store (a new search engine, a lost index folder): rebuild it while serving;
   // /readyz says "not ready" until it is done, so the launcher and compose wait for it. With the change feed the

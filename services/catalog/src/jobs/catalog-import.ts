@@ -1,3 +1,4 @@
+import { importJobs, importRows } from '../metrics.ts';
 import { rm } from 'node:fs/promises';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
 import { IMPORT_ERRORS_SHOWN } from '@forgeline/contracts/catalog-admin';
@@ -280,6 +281,13 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
     job.state = job.errorCount ? 'completed_with_errors' : 'completed';
     job.finishedAt = new Date().toISOString();
     await save(true);
+    if (!job.dryRun) {
+      importRows.inc({ outcome: 'created' }, job.created);
+      importRows.inc({ outcome: 'updated' }, job.updated);
+      importRows.inc({ outcome: 'unchanged' }, job.unchanged);
+      importRows.inc({ outcome: 'error' }, job.errorCount);
+    }
+    importJobs.inc({ state: job.state });
     logger.info(
       { importId: job.id, dryRun: job.dryRun, total: job.total, created: job.created, updated: job.updated, unchanged: job.unchanged, deactivated: job.deactivated, errors: job.errorCount, ms: Date.now() - started },
       'catalogue import finished',
@@ -287,6 +295,7 @@ export async function runImportJob(ctx: ImportJobContext): Promise<void> {
   } catch (err) {
     const known = err instanceof CatalogFileError || err instanceof TabularFileError;
     job.state = 'failed';
+    importJobs.inc({ state: 'failed' });
     job.message = known ? (err as Error).message : 'The import stopped on an unexpected error; the batches written before it are kept. See the service log.';
     job.finishedAt = new Date().toISOString();
     if (known) logger.warn({ importId: job.id, err: (err as Error).message }, 'catalogue import refused');

@@ -72,6 +72,13 @@ export class SearchReplication {
     };
   }
 
+  /** How many feed entries this replica has not applied yet (-1 before it knows its position). */
+  async lag(): Promise<number> {
+    if (!this.position) return -1;
+    const head = await this.deps.feed.head();
+    return Math.max(0, head.n - this.position.n);
+  }
+
   /** True once the index has caught up with the feed at start (or Redis could not be reached, so it serves what it has). */
   isCaughtUp(): boolean {
     return this.caughtUp;
