@@ -86,6 +86,18 @@ describe('metrics on every process (#37)', () => {
     expect(gateway.find((x) => x.name === 'cache_requests_total' && x.labels.cache === 'edge' && x.labels.result === 'hit')?.value).toBeGreaterThanOrEqual(1);
   });
 
+  it("each service's own: the media queue's depth by state, sign-in codes asked for, the outbox's backlog", async () => {
+    const media = await scrape(stack.serviceUrls.media!);
+    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(media.some((x) => x.name === 'media_queue_jobs' && x.labels.state === state), state).toBe(true);
+    const sent = await fetch(`${stack.url}/api/admin/auth/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.url }, body: JSON.stringify({ email: 'nobody@example.com' }) });
+    expect(sent.status).toBeLessThan(500);
+    const auth = await scrape(stack.serviceUrls.auth!);
+    expect(sum(auth.filter((x) => x.name === 'auth_otp_requests_total'))).toBeGreaterThanOrEqual(1);
+    expect(auth.some((x) => x.name === 'mail_outbox_pending' && x.labels.service === 'auth')).toBe(true);
+    const quotes = await scrape(stack.serviceUrls.quotes!);
+    expect(quotes.some((x) => x.name === 'mail_outbox_oldest_age_seconds' && x.labels.service === 'quotes')).toBe(true);
+  });
+
   it('no label carries a query, an address or an e-mail', async () => {
     await fetch(`${stack.url}/api/products?search=${encodeURIComponent('secret buyer@example.com')}&limit=10`);
     for (const base of [...Object.values(stack.serviceUrls), stack.metricsUrl]) {

@@ -24,6 +24,14 @@ export interface MailOutboxStore {
   claimDueMails(now: Date, limit: number, leaseMs: number): Promise<ClaimedMail[]>;
   markSent(id: string, at: Date): Promise<void>;
   markFailed(id: string, nextAttemptAt: Date, error: string): Promise<void>;
+  /** What waits (#37): mails not yet sent, those of them that failed at least once, and the oldest one's creation. */
+  backlog?(): Promise<OutboxBacklog>;
+}
+
+export interface OutboxBacklog {
+  pending: number;
+  failing: number;
+  oldestAt: Date | null;
 }
 
 /** The part of a pino logger the outbox uses. */
@@ -47,6 +55,8 @@ export interface OutboxOptions {
   concurrency?: number;
   /** The clock mails are due by (a service with its own clock, e.g. in tests). */
   now?: () => Date;
+  /** Each attempt's outcome (the service's metrics count them): sent, refused by the server, or the server unreachable. */
+  onAttempt?: (outcome: 'sent' | 'refused' | 'unreachable') => void;
 }
 
 /** SMTP reply codes that mean the server as a whole is unavailable, not that it refused this one mail. */
@@ -177,6 +187,7 @@ export class Outbox {
       const delay = retryDelayMs(mail.attempts, this.opts.baseDelayMs, this.opts.maxDelayMs);
       const reason = err instanceof Error ? err.message : String(err);
       const about = { mailId: mail.id, refId: mail.refId, attempts: mail.attempts, retryInMs: delay, reason };
+      this.opts.onAttempt?.(isServerOutage(err) ? 'unreachable' : 'refused');
       if (!isServerOutage(err)) {
         this.logger.warn(about, 'mail refused by the mail server; will retry');
       } else if (!this.outage) {
@@ -190,6 +201,7 @@ export class Outbox {
       return;
     }
     await this.store.markSent(mail.id, this.now());
+    this.opts.onAttempt?.('sent');
     if (this.outage) {
       const { since, reason, failures } = this.outage;
       this.outage = undefined;

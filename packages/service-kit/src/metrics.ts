@@ -79,3 +79,39 @@ export const metricsHandler: RequestHandler = (_req, res, next) => {
     next,
   );
 };
+
+/** A mail outbox's backlog as its store counts it (the mailer's OutboxBacklog). */
+export interface BacklogReading {
+  pending: number;
+  failing: number;
+  oldestAt: Date | null;
+}
+const backlogs = new Map<string, () => Promise<BacklogReading>>();
+let reading: Promise<Map<string, BacklogReading>> | null = null;
+/** One read of every outbox per scrape, however many of the three gauges ask (they ask while it is under way). */
+function readBacklogs(): Promise<Map<string, BacklogReading>> {
+  reading ??= Promise.all([...backlogs].map(async ([service, read]) => [service, await read()] as const))
+    .then((xs) => new Map(xs))
+    .finally(() => {
+      reading = null;
+    });
+  return reading;
+}
+
+/**
+ * The mail outbox of `service` in the metrics (#37): mails waiting, those that failed at least once, the oldest
+ * one's age, read from its store when Prometheus scrapes; `attempt` counts each sending attempt by outcome.
+ */
+export function watchOutbox(service: string, read: () => Promise<BacklogReading>): { attempt: (outcome: 'sent' | 'refused' | 'unreachable') => void } {
+  backlogs.set(service, read);
+  const each = (name: string, help: string, value: (b: BacklogReading) => number) =>
+    gauge(name, help, ['service'], async function collect() {
+      const readings = await readBacklogs().catch(() => new Map<string, BacklogReading>());
+      for (const [s, b] of readings) this.set({ service: s }, value(b));
+    });
+  each('mail_outbox_pending', 'Mails in the outbox not yet sent', (b) => b.pending);
+  each('mail_outbox_failing', 'Mails in the outbox that failed at least once and wait for their retry', (b) => b.failing);
+  each('mail_outbox_oldest_age_seconds', 'Age of the oldest mail not yet sent (0: none waits)', (b) => (b.oldestAt ? Math.max(0, (Date.now() - b.oldestAt.getTime()) / 1000) : 0));
+  const attempts = counter('mail_send_attempts_total', 'Attempts to send an outbox mail, by outcome', ['service', 'outcome']);
+  return { attempt: (outcome) => attempts.inc({ service, outcome }) };
+}

@@ -1,3 +1,4 @@
+import { watchOutbox } from '@forgeline/service-kit/metrics';
 import express, { type Express, type Request, type Response } from 'express';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import { HttpError, parseInput } from '@forgeline/service-kit/errors';
@@ -108,7 +109,9 @@ export function createApp(
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   // Mails are due and expire by the service's clock (codes expire by it).
   const outboxStore = sealedOutbox(store, mailSealKey(deps.otpSecret), logger);
-  const outbox = new Outbox(outboxStore, deps.mailer, logger, { ...DEFAULT_OUTBOX, ...deps.outbox, now: () => new Date(now()) });
+  // The outbox in the metrics (#37): its backlog read from the store at each scrape, each attempt counted.
+  const mailMetrics = watchOutbox('auth', () => store.mailBacklog());
+  const outbox = new Outbox(outboxStore, deps.mailer, logger, { ...DEFAULT_OUTBOX, ...deps.outbox, now: () => new Date(now()), onAttempt: mailMetrics.attempt });
   const signIn = createSignIn({ ...deps, signInLock: deps.signInLock ?? DEFAULT_SIGN_IN_LOCK, outbox, now });
   const signInLocks = createSignInLocks({ store, logger, adminEmails: deps.adminEmails, now });
   const apiKeys = createApiKeys({ store, logger, now });

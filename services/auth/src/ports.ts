@@ -1,3 +1,4 @@
+import type { OutboxBacklog } from '@forgeline/mailer/outbox';
 import type { ApiKeyScope } from '@forgeline/contracts/admin-access';
 
 /** Times are epoch milliseconds throughout. */
@@ -122,6 +123,8 @@ export interface AuthStore {
   markFailed(id: string, nextAttemptAt: Date, error: string): Promise<void>;
   /** Mails not yet sent, expired ones included until purged. */
   pendingMails(): Promise<number>;
+  /** What waits in the outbox (#37 metrics): mails not yet sent, those that failed at least once, the oldest's creation. */
+  mailBacklog(): Promise<OutboxBacklog>;
   getOtp(id: string): Promise<OtpRecord | null>;
   /**
    * Counts one verify attempt, atomically, unless the code is used or already has `maxAttempts` attempts.

@@ -26,5 +26,6 @@ export function sealedOutbox(store: AuthStore, key: Buffer, logger: OutboxLogger
     },
     markSent: (id) => store.deleteMail(id),
     markFailed: (id, nextAttemptAt, error) => store.markFailed(id, nextAttemptAt, error),
+    backlog: () => store.mailBacklog(),
   };
 }

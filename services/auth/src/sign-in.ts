@@ -1,3 +1,4 @@
+import { counter } from '@forgeline/service-kit/metrics';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { HttpError } from '@forgeline/service-kit/errors';
@@ -9,6 +10,10 @@ import { MAX_OTP_ATTEMPTS, OTP_TTL_MS, generateOtp, hashOtp, otpMatches, otpRefu
 import { giveBack, isLocked, takeAttempt, type SignInLockPolicy, type SignInLockRecord } from './domain/sign-in-lock.ts';
 import { mailSealKey, sealMail } from './domain/mail-seal.ts';
 import { hashSessionToken, newSessionToken, sessionRefusal, sessionRefusalMessage } from './domain/session.ts';
+
+/** Sign-in codes asked for and checked (#37): by audience and outcome, never by address. */
+const otpSends = counter('auth_otp_requests_total', 'Sign-in codes asked for, by audience and outcome (mailed, locked, not_entitled)', ['audience', 'outcome']);
+const otpChecks = counter('auth_otp_checks_total', 'Sign-in codes checked, by audience and outcome (signed_in, wrong, expired, used, unknown, address_locked...)', ['audience', 'outcome']);
 
 export interface SignInDeps {
   store: AuthStore;
@@ -122,6 +127,7 @@ export function createSignIn(deps: SignInDeps) {
         notice = await store.enqueueMail(mail);
       }
       logger.info({ otpId: id, audience, isAdmin, locked }, 'sign-in code requested');
+      otpSends.inc({ audience, outcome: code ? 'mailed' : locked && entitled ? 'locked' : 'not_entitled' });
       if (code || notice) deps.outbox.kick();
       return id;
     },
@@ -138,6 +144,7 @@ export function createSignIn(deps: SignInDeps) {
       const before = found && (found.audience ?? 'staff') === audience ? found : null;
       const refused = otpRefusal(before, t);
       if (refused) {
+        otpChecks.inc({ audience, outcome: refused });
         logger.warn({ otpId, reason: refused }, 'sign-in code refused');
         throw new HttpError(401, refusalMessage[refused]);
       }
@@ -146,6 +153,7 @@ export function createSignIn(deps: SignInDeps) {
       const attemptId = randomUUID();
       const attempt = await store.changeSignInLock(lockEmail, (stored) => takeAttempt(stored, lockEmail, attemptId, t, deps.signInLock));
       if (!attempt.allowed) {
+        otpChecks.inc({ audience, outcome: 'address_locked' });
         logger.warn({ otpId, lockedUntil: new Date(attempt.lock.lockedUntil).toISOString() }, 'sign-in refused: address locked');
         throw new SignInLocked(attempt.lock, false, t);
       }
@@ -160,6 +168,7 @@ export function createSignIn(deps: SignInDeps) {
         }
         if (!otpMatches(deps.otpSecret, counted, code)) {
           verdict = 'wrong';
+          otpChecks.inc({ audience, outcome: 'wrong' });
           logger.warn({ otpId, attempts: counted.attempts, addressFailures: attempt.record.failures }, 'wrong sign-in code');
           if (attempt.lockStarted) {
             const lock = attempt.record as SignInLockRecord & { lockedUntil: number };
@@ -184,6 +193,7 @@ export function createSignIn(deps: SignInDeps) {
       const expiresAt = t + ttlMs(audience);
       await store.createSession({ tokenHash: hashSessionToken(token), email: counted.email, audience, expiresAt, revokedAt: null, createdAt: t, lastSeenAt: t });
       logger.info({ otpId, audience, expiresAt: new Date(expiresAt).toISOString() }, audience === 'buyer' ? 'buyer signed in' : 'admin signed in');
+      otpChecks.inc({ audience, outcome: 'signed_in' });
       return { token, email: counted.email, expiresAt: new Date(expiresAt).toISOString() };
     },
 

@@ -142,6 +142,11 @@ export function describeAuthStore(
       expect((await store.claimDueMails(new Date(T0 + 500), 50, 1_000)).some((m) => m.id === r.id)).toBe(false);
       const again = (await store.claimDueMails(new Date(T0 + 1_001), 50, 1_000)).find((m) => m.id === r.id);
       expect(again?.attempts).toBe(2);
+      // The metrics' backlog (#37): it waits, it was tried, and it is the oldest of what waits at most.
+      const backlog = await store.mailBacklog();
+      expect(backlog.pending).toBe(before + 1);
+      expect(backlog.failing).toBeGreaterThanOrEqual(1);
+      expect(backlog.oldestAt!.getTime()).toBeLessThanOrEqual(mail.createdAt);
       await store.deleteMail(r.id); // sent
       expect(await store.pendingMails()).toBe(before);
       expect((await store.claimDueMails(new Date(T0 + 5_000), 50, 1_000)).some((m) => m.id === r.id)).toBe(false);

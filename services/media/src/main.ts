@@ -9,6 +9,7 @@ import type { JobQueue, WorkerHandle } from './ports.ts';
 import { objectStoreOf } from '@forgeline/object-store/config';
 import { createSqliteJobQueue } from './adapters/sqlite/job-queue.ts';
 import { createBullJobQueue } from './adapters/bullmq/job-queue.ts';
+import { timedHandlers, watchQueue } from './metrics.ts';
 import { createHttpCatalog } from './adapters/catalog-http/catalog.ts';
 import { createJobHandlers } from './worker/process-sku.ts';
 import { configureSharp } from './images/variants.ts';
@@ -34,6 +35,7 @@ runMain('media', async () => {
   const logger = createLogger(`media-${config.MEDIA_ROLE}`, config.LOG_LEVEL);
   const store = objectStoreOf(config, path.join(config.DATA_DIR, 'media'));
   const queue = buildQueue(config, logger);
+  watchQueue(queue);
   const catalog = createHttpCatalog(config.CATALOG_URL, config.SERVICE_TOKEN);
   const runsApi = config.MEDIA_ROLE !== 'worker';
   const runsWorker = config.MEDIA_ROLE !== 'api';
@@ -41,7 +43,7 @@ runMain('media', async () => {
   let worker: WorkerHandle | undefined;
   if (runsWorker) {
     configureSharp(config.MEDIA_IMAGE_THREADS);
-    worker = await queue.work(createJobHandlers({ store, catalog, logger }), { concurrency: config.MEDIA_WORKER_CONCURRENCY });
+    worker = await queue.work(timedHandlers(createJobHandlers({ store, catalog, logger })), { concurrency: config.MEDIA_WORKER_CONCURRENCY });
     logger.info(
       { concurrency: config.MEDIA_WORKER_CONCURRENCY, imageThreads: config.MEDIA_IMAGE_THREADS, queue: config.REDIS_URL ? 'bullmq' : 'sqlite' },
       'worker taking jobs',

@@ -1,3 +1,4 @@
+import { counter } from '@forgeline/service-kit/metrics';
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import {
@@ -81,6 +82,10 @@ import {
   type ProductRef,
   type QuoteStore,
 } from './ports.ts';
+
+/** What buyers ask and staff answer (#37): requests stored and replies sent, by kind (quote or contact message). */
+const quoteRequests = counter('quote_requests_total', 'Quote requests and contact messages stored, by kind', ['kind']);
+const quoteReplies = counter('quote_replies_total', 'Replies sent from the inbox, by the kind of request', ['kind']);
 
 export interface RateLimits {
   windowMs: number;
@@ -212,6 +217,7 @@ export function createApp(deps: QuotesDeps): Express {
       }
       deps.outbox.kick();
       req.log.info({ quoteId: quote.id, productId: quote.productId, quantity: quote.quantity, lines: lines.length }, 'quote request stored');
+      quoteRequests.inc({ kind: 'quote' });
       res.status(201).json({ success: true, id: quote.id, status: quote.status, message: QUOTE_RECEIVED } satisfies QuoteRequestResponse);
     }),
   );
@@ -254,6 +260,7 @@ export function createApp(deps: QuotesDeps): Express {
       await store.saveContactMessage(contact, contactMails(contact, deps.mail));
       deps.outbox.kick();
       req.log.info({ contactId: contact.id }, 'contact message stored');
+      quoteRequests.inc({ kind: 'contact' });
       res.json({ success: true, message: CONTACT_RECEIVED } satisfies ContactResponse);
     }),
   );
@@ -542,6 +549,7 @@ function addInboxRoutes(app: Express, deps: QuotesDeps) {
       deps.outbox.kick();
       if (webhooks.length) deps.webhooks.kick();
       res.setHeader('etag', etag(out.version));
+      quoteReplies.inc({ kind: r.kind });
       res.json(await detail(store, out));
     }),
   );

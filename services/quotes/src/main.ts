@@ -1,3 +1,4 @@
+import { watchOutbox } from '@forgeline/service-kit/metrics';
 import path from 'node:path';
 import { createMailer } from '@forgeline/mailer/mailer';
 import { objectStoreOf } from '@forgeline/object-store/config';
@@ -30,7 +31,10 @@ runMain('quotes', async () => {
   logger.info({ documents: config.S3_ENDPOINT ? 'minio' : 'folder' }, 'PO documents store ready');
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger, 'rate limits') : undefined;
   logger.info({ rateLimits: redis ? 'redis' : 'memory' }, 'rate limits ready');
+  // The outbox in the metrics (#37): its backlog read from the store at each scrape, each attempt counted.
+  const mailMetrics = watchOutbox('quotes', () => store.backlog());
   const outbox = new Outbox(store, mailer, logger, {
+    onAttempt: mailMetrics.attempt,
     baseDelayMs: config.OUTBOX_BASE_DELAY_MS,
     maxDelayMs: config.OUTBOX_MAX_DELAY_MS,
     pollMs: config.OUTBOX_POLL_MS,

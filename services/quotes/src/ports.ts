@@ -1,3 +1,4 @@
+import type { OutboxBacklog } from '@forgeline/mailer/outbox';
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { InboxEvent, InboxItem, InboxLine, InboxStats, InboxStatus } from '@forgeline/contracts/quote-inbox';
 import type { MailMessage } from '@forgeline/mailer/mailer';
@@ -272,6 +273,8 @@ export interface QuoteStore extends CaptchaStore, MailQuotaStore {
   claimDueMails(now: Date, limit: number, leaseMs: number): Promise<OutboxEntry[]>;
   markSent(id: string, at: Date): Promise<void>;
   markFailed(id: string, nextAttemptAt: Date, error: string): Promise<void>;
+  /** What waits in the outbox (#37 metrics): mails not yet sent, those that failed at least once, the oldest's creation. */
+  backlog(): Promise<OutboxBacklog>;
   /** Every outbox entry (of one record when refId is given), oldest first. */
   listMails(refId?: string): Promise<OutboxEntry[]>;
   outboxCounts(): Promise<{ pending: number; sent: number }>;

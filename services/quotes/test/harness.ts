@@ -13,6 +13,7 @@ import { SqliteQuoteStore } from '../src/adapters/sqlite/sqlite-quote-store.ts';
 import { createApp, type RateLimits } from '../src/app.ts';
 import { Captchas } from '../src/domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
+import { watchOutbox } from '@forgeline/service-kit/metrics';
 import type { QuoteStore } from '../src/ports.ts';
 import type { QuoteViewSettings } from '../src/domain/quote-view.ts';
 import { createExpiryReminders } from '../src/domain/expiry-reminders.ts';
@@ -127,7 +128,10 @@ export async function startService(opts: ServiceOptions): Promise<TestService> {
   const mailDir = path.join(dataDir, 'mail');
   const documents = opts.documents ?? createLocalObjectStore(path.join(dataDir, 'quote-documents'));
   const mailer = opts.mailer ?? new DevMailbox(mailDir, 'Forgeline <no-reply@forgeline.parts>');
+  // As main.ts: the outbox in the metrics (#37).
+  const mailMetrics = watchOutbox('quotes', () => store.backlog());
   const outbox = new Outbox(store, mailer, logger, {
+    onAttempt: mailMetrics.attempt,
     baseDelayMs: 20,
     maxDelayMs: 200,
     pollMs: 20,

@@ -39,6 +39,12 @@ describe('quote mails while the mail server is out', () => {
       const held = await first.store.listMails(id);
       expect(held.every((m) => m.status === 'pending' && m.attempts >= 2 && /ECONNREFUSED/.test(m.lastError ?? ''))).toBe(true);
       expect(count('mail server unreachable')).toBe(1);
+      // The metrics say so (#37): two mails waiting, both failing, the oldest as old as the request; attempts counted.
+      const metrics = await (await fetch(`${first.url}/metrics`)).text();
+      expect(metrics).toMatch(/^mail_outbox_pending\{service="quotes"\} 2$/m);
+      expect(metrics).toMatch(/^mail_outbox_failing\{service="quotes"\} 2$/m);
+      expect(Number(/^mail_outbox_oldest_age_seconds\{service="quotes"\} (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+      expect(Number(/^mail_send_attempts_total\{service="quotes",outcome="unreachable"\} (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(4);
       await first.close({ keepData: true });
 
       // A new process on the same data, the mail server still out: it says so once, and keeps retrying.
@@ -52,6 +58,7 @@ describe('quote mails while the mail server is out', () => {
           expect(received.map((m) => m.messageId).sort()).toEqual([...expected].sort());
           expect(await second.store.outboxCounts()).toEqual({ pending: 0, sent: 2 });
           expect(count('mail server reachable again')).toBe(1);
+          expect(await (await fetch(`${second.url}/metrics`)).text()).toMatch(/^mail_outbox_pending\{service="quotes"\} 0$/m);
           expect(count('mail server unreachable')).toBe(2); // once per process, not once per attempt
         } finally {
           await smtp.stop();

@@ -49,6 +49,10 @@ export function describeQuoteStore(name: string, make: () => Promise<QuoteStore>
         expect(mails[0]).toMatchObject({ status: 'pending', attempts: 0, lastError: null, sentAt: null });
         expect(mails[0]!.message).toEqual(mailsFor(q.id)[0]!.message);
         expect(await store.outboxCounts()).toEqual({ pending: 2, sent: 0 });
+        // The metrics' backlog (#37): both wait, neither tried yet.
+        const backlog = await store.backlog();
+        expect(backlog).toMatchObject({ pending: 2, failing: 0 });
+        expect(backlog.oldestAt).toBeInstanceOf(Date);
         expect(await store.getQuoteRequest('nope')).toBeNull();
         expect(await store.countQuoteRequests()).toBe(1);
         // a request for a list of parts keeps its lines, and its inbox entry shows them

@@ -269,6 +269,16 @@ export async function createMongoAuthStore(url: string, opts: { onCommand?: (eve
     async pendingMails() {
       return Mail.countDocuments();
     },
+    async mailBacklog() {
+      // The outbox holds only mails not yet sent: a handful, unless the mail server is out.
+      const waiting = await Mail.find({}, { _id: 0, attempts: 1, createdAt: 1 }).lean<{ attempts: number; createdAt: Date | number }[]>();
+      let oldest: number | null = null;
+      for (const m of waiting) {
+        const at = new Date(m.createdAt).getTime();
+        if (oldest === null || at < oldest) oldest = at;
+      }
+      return { pending: waiting.length, failing: waiting.filter((m) => m.attempts > 0).length, oldestAt: oldest === null ? null : new Date(oldest) };
+    },
     async getOtp(id) {
       const d = await Otp.findById(id).lean<OtpDoc>();
       return d ? toOtp(d) : null;
@@ -439,5 +449,6 @@ export const UNINDEXED_QUERIES: { shape: string; reason: string }[] = [
     shape: 'auth_mail_outbox delete {"sealed":{"$exists":false}}',
     reason: 'once per start: drops code mails stored before sealing; the outbox holds only mails not yet sent (deleted once sent or expired)',
   },
+  { shape: 'auth_mail_outbox find {} projection {"_id":0,"attempts":1,"createdAt":1}', reason: "mailBacklog: the metrics' outbox backlog at each scrape; the outbox holds only mails not yet sent (a handful, unless the mail server is out)" },
   { shape: 'auth_mail_outbox aggregate {} then $group', reason: "pendingMails: once per start, for the 'outbox resuming' log line; the outbox holds only mails not yet sent" },
 ];

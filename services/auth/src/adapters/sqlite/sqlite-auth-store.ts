@@ -310,6 +310,12 @@ export function createSqliteAuthStore(file: string): AuthStore {
     async pendingMails() {
       return q.countMails.get()!.n;
     },
+    async mailBacklog() {
+      const r = db
+        .prepare<[], { pending: number; failing: number | null; oldest: number | null }>('SELECT COUNT(*) AS pending, SUM(attempts > 0) AS failing, MIN(created_at) AS oldest FROM mail_outbox')
+        .get()!;
+      return { pending: r.pending, failing: r.failing ?? 0, oldestAt: r.oldest === null ? null : new Date(r.oldest) };
+    },
     async getOtp(id) {
       const row = q.getOtp.get(id);
       return row ? toOtp(row) : null;

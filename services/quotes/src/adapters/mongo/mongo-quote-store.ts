@@ -1,3 +1,4 @@
+import type { OutboxBacklog } from '@forgeline/mailer/outbox';
 import mongoose, { type Connection, type Model, type mongo } from 'mongoose';
 import type { ContactMessage, QuoteRequest } from '@forgeline/contracts/quotes';
 import type { MailMessage } from '@forgeline/mailer/mailer';
@@ -1098,6 +1099,14 @@ export class MongoQuoteStore implements QuoteStore {
     if (now.getTime() < this.pruneClaimsAt) return;
     this.pruneClaimsAt = now.getTime() + 60_000;
     await this.claims.deleteMany({ leaseUntil: { $lt: new Date(now.getTime() - 24 * 3_600_000) } });
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    // Only mails not yet sent (a handful, unless the mail server is out), by the (status, nextAttemptAt) index.
+    const waiting = await this.outbox.find({ status: 'pending' }, { _id: 0, attempts: 1, createdAt: 1 }).lean<Pick<OutboxDoc, 'attempts' | 'createdAt'>[]>();
+    let oldest: Date | null = null;
+    for (const m of waiting) if (!oldest || m.createdAt < oldest) oldest = m.createdAt;
+    return { pending: waiting.length, failing: waiting.filter((m) => m.attempts > 0).length, oldestAt: oldest };
   }
 
   async markSent(id: string, at: Date): Promise<void> {

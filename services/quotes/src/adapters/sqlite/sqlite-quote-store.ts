@@ -1,3 +1,4 @@
+import type { OutboxBacklog } from '@forgeline/mailer/outbox';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -702,6 +703,15 @@ export class SqliteQuoteStore implements QuoteStore {
         return rows.map((r) => toEntry({ ...r, attempts: r.attempts + 1 }));
       })
       .immediate();
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const r = this.db
+      .prepare<[], { pending: number; failing: number | null; oldest: number | null }>(
+        "SELECT COUNT(*) AS pending, SUM(attempts > 0) AS failing, MIN(created_at) AS oldest FROM outbox WHERE status = 'pending'",
+      )
+      .get()!;
+    return { pending: r.pending, failing: r.failing ?? 0, oldestAt: r.oldest === null ? null : new Date(r.oldest) };
   }
 
   async markSent(id: string, at: Date): Promise<void> {
