@@ -4,6 +4,7 @@
 #   Chromium      the browser tests (e2e/) drive Debian's /usr/bin/chromium: a hard need, this stops without it
 #   redis-server  BullMQ, replicas, rate limits across processes, the cluster      } Debian packages, installed with
 #   nginx         the production nginx config, the cluster                          } apt-get when root (or sudo -n)
+#   promtool      the alert rules and scrape config (package prometheus)            }
 #   FerretDB, MinIO, Mailpit      built once from Go's module proxy (scripts/build-test-servers.sh)
 #   kustomize, kubeconform, schemas   built once the same way (scripts/build-k8s-tools.sh)
 #   schemathesis 4.32.5           the outside fuzzer (test/schemathesis.test.ts), from PyPI with pip
@@ -25,6 +26,7 @@ SCHEMAS="${K8S_SCHEMA_DIR:-$HOME/.cache/storefront/k8s-schemas}"
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 REDIS="${REDIS_SERVER_BIN:-/usr/bin/redis-server}"
 NGINX="${NGINX_BIN:-/usr/sbin/nginx}"
+PROMTOOL="${PROMTOOL_BIN:-/usr/bin/promtool}"
 FERRETDB="${FERRETDB_BIN:-$BIN/ferretdb}"
 MINIO="${MINIO_BIN:-$BIN/minio}"
 MAILPIT="${MAILPIT_BIN:-$(dirname "$FERRETDB")/mailpit}"
@@ -44,12 +46,13 @@ if [ ! -x node_modules/.bin/vitest ]; then
   exit 1
 fi
 
-# ---- Debian packages: Chromium, redis-server, nginx ----
+# ---- Debian packages: Chromium, redis-server, nginx, Prometheus (its promtool checks the alert rules) ----
 # name | binary | Debian package | the variable that overrides the binary | suites (a pattern of what their tests call)
 apt_rows=(
   "Chromium|$CHROMIUM|chromium|CHROMIUM_PATH|"
   "redis-server|$REDIS|redis-server|REDIS_SERVER_BIN|startRedis|startCluster"
   "nginx|$NGINX|nginx|NGINX_BIN|startNginx|startCluster"
+  "promtool|$PROMTOOL|prometheus|PROMTOOL_BIN|promtool"
 )
 apt_missing() {
   local row name bin pkg
