@@ -50,7 +50,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
   app.use(requestLog(app, opts.logger));
-  app.use(redMetrics(opts.name));
+  // METRICS=off leaves RED out (the observability bench measures what it costs; nothing else turns it off).
+  if (process.env.METRICS !== 'off') app.use(redMetrics(opts.name));
   if (opts.metricsRoute !== false) app.get('/metrics', metricsHandler);
   // Before the body is read: a caller that did not come through the gateway learns nothing from validation. Mounted on
   // the prefixes rather than matching path strings: whatever the router takes for a route under /api/admin or
