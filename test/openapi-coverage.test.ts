@@ -12,6 +12,7 @@ import { createLogger } from '@forgeline/service-kit/logger';
 import { appRoutes } from '@forgeline/test-support/app-routes';
 import { freePort } from '@forgeline/test-support/net';
 import { createGatewayApp } from '../gateway/src/app.ts';
+import { createSearchEventRelay } from '../gateway/src/search-events.ts';
 import { matchRoute, type ServiceName } from '../gateway/src/routes.ts';
 import { startAuth } from '../services/auth/test/harness.ts';
 import { startMedia, testProducts } from '../services/media/test/harness.ts';
@@ -76,7 +77,11 @@ describe('the OpenAPI document against every route behind the gateway', () => {
     routes.push(...routesOf('auth', auth.app));
 
     const nowhere = `http://127.0.0.1:${await freePort()}`;
+    // The search events' route is the gateway's own (gateway/src/search-events.ts), as main.ts mounts it.
+    const searchEvents = createSearchEventRelay({ catalogUrl: nowhere, serviceToken: 'unused', logger: createLogger('openapi-coverage', 'silent') });
+    closers.push(() => searchEvents.close().catch(() => undefined));
     const gateway = createGatewayApp({
+      searchEvents,
       logger: createLogger('openapi-coverage', 'silent'),
       services: { catalog: nowhere, quotes: nowhere, auth: nowhere, media: nowhere },
       upstreamTimeoutMs: 1_000,

@@ -84,7 +84,7 @@ export interface CatalogDeps {
    * Search analytics and the staff's search rules (#36). `rulesChannel`: replicas over shared storage hear each
    * other's rule changes at once (they also poll the store every few seconds).
    */
-  searchInsights?: { store: SearchInsightsStore; retentionDays: number; rulesChannel?: ClearChannel; eventsPerMinute?: number; buffer?: ConstructorParameters<typeof SearchEventBuffer>[2] };
+  searchInsights?: { store: SearchInsightsStore; retentionDays: number; rulesChannel?: ClearChannel; buffer?: ConstructorParameters<typeof SearchEventBuffer>[2] };
 }
 
 /** How many rows the admin part-number search returns at most. */
@@ -441,8 +441,6 @@ export function createApp(deps: CatalogDeps): Express {
         clears?.announce();
         insights.rulesChannel?.announce();
       },
-      eventsPerMinute: insights.eventsPerMinute,
-      redis: deps.redis,
     });
   }
 

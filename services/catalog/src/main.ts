@@ -62,7 +62,7 @@ runMain('catalog', async () => {
     redis,
     responseCacheClears: clears,
     searchChanges: replication,
-    searchInsights: { store: stores.insights, retentionDays: config.SEARCH_ANALYTICS_RETENTION_DAYS, rulesChannel, eventsPerMinute: 120 * config.RATE_LIMIT_MULTIPLIER },
+    searchInsights: { store: stores.insights, retentionDays: config.SEARCH_ANALYTICS_RETENTION_DAYS, rulesChannel },
   });
   await serve(app, {
     host: config.HOST,

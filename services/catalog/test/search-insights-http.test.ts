@@ -4,7 +4,7 @@ import { DemandRowSchema, SearchInsightsSchema, type SearchInsights } from '@for
 import { ProductListResponseSchema } from '@forgeline/contracts/products';
 import { startFerretDb } from '@forgeline/test-support/ferretdb';
 import { PRODUCTS, id, makeProduct } from './fixtures.ts';
-import { startCatalog, storeAdapters, type CatalogUnderTest } from './harness.ts';
+import { SERVICE_TOKEN, startCatalog, storeAdapters, type CatalogUnderTest } from './harness.ts';
 
 /**
  * Issue 36 over HTTP on both stores (SQLite, and MongoDB's adapter on FerretDB) with the embedded search: the events
@@ -33,7 +33,8 @@ describe.each(adapters)('search insights over HTTP: $name', ({ skip, mongoUrl })
     await catalog?.stop();
   });
 
-  const send = (v: string, events: unknown[]) => catalog.call('/api/search/events', { method: 'POST', body: { visitor: v, events } });
+  // Buyers' pages post to the gateway, which hands the catalog what it gathered (gateway/src/search-events.ts).
+  const send = (v: string, events: unknown[]) => catalog.call('/internal/search/events', { method: 'POST', token: SERVICE_TOKEN, body: { batches: [{ visitor: v, events }] } });
   const flush = () => (catalog.app.locals.searchInsights as { buffer: { flush(): Promise<void> } }).buffer.flush();
   const insights = async (query = '') => {
     const res = await catalog.call(`/api/admin/search/insights${query}`);
@@ -72,6 +73,7 @@ describe.each(adapters)('search insights over HTTP: $name', ({ skip, mongoUrl })
     });
 
     it('refuses bad events with a 400 naming the field, and takes nothing of them', async () => {
+      const before = (catalog.app.locals.searchInsights as { buffer: { buffered: number } }).buffer.buffered;
       const cases: [unknown, string][] = [
         [{ visitor: 'short', events: [{ type: 'search', query: 'x', hits: 1, page: 'search' }] }, 'visitor'],
         [{ visitor: visitor(), events: [] }, 'events'],
@@ -82,11 +84,18 @@ describe.each(adapters)('search insights over HTTP: $name', ({ skip, mongoUrl })
         [{ visitor: visitor(), events: [{ type: 'hack', query: 'x' }] }, 'events.0.type'],
         [{ visitor: visitor(), events: [{ type: 'search', query: 'x', hits: 1, page: 'search', ip: '1.2.3.4' }] }, 'events.0'],
       ];
-      for (const [body, field] of cases) {
-        const res = await catalog.call('/api/search/events', { method: 'POST', body });
-        expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-        expect(JSON.stringify(res.body.details ?? res.body)).toContain(field);
+      for (const [batch, field] of cases) {
+        // A good batch beside the bad one: the whole call is refused, so nothing of it is taken.
+        const body = { batches: [{ visitor: visitor(), events: [{ type: 'quote_request' }] }, batch] };
+        const res = await catalog.call('/internal/search/events', { method: 'POST', token: SERVICE_TOKEN, body });
+        expect(res.status, JSON.stringify(batch).slice(0, 80)).toBe(400);
+        expect(JSON.stringify(res.body.details ?? res.body)).toContain(`batches.1.${field}`);
       }
+      expect((catalog.app.locals.searchInsights as { buffer: { buffered: number } }).buffer.buffered).toBe(before);
+      // Only the gateway may hand events over: without the service token, 401.
+      expect((await catalog.call('/internal/search/events', { method: 'POST', body: { batches: [{ visitor: visitor(), events: [{ type: 'quote_request' }] }] } })).status).toBe(401);
+      // And the catalog answers no public events route of its own any more.
+      expect((await catalog.call('/api/search/events', { method: 'POST', body: { visitor: visitor(), events: [{ type: 'quote_request' }] } })).status).toBe(404);
     });
 
     it('a visitor cleared on their device is forgotten', async () => {

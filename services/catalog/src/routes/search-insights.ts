@@ -1,6 +1,6 @@
 /**
- * Search that learns from its buyers (#36): the events buyers' pages send, the staff's reports over them, and the
- * queue staff work (aliases, synonyms, not stocked, dismissed), with CSV in and out.
+ * Search that learns from its buyers (#36): the events buyers' pages send (answered by the gateway, handed over here in
+ * batches), the staff's reports over them, and the queue staff work (aliases, synonyms, not stocked, dismissed), with CSV in and out.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Response } from 'express';
@@ -12,7 +12,6 @@ import {
   InternalSearchEventsSchema,
   QueryStatusInputSchema,
   SEARCH_RULE_LIMITS,
-  SearchEventsInputSchema,
   SearchInsightsQuerySchema,
   SearchRuleIdParamsSchema,
   SearchVisitorParamsSchema,
@@ -28,8 +27,6 @@ import {
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { route } from '@forgeline/service-kit/http';
 import type { Logger } from '@forgeline/service-kit/logger';
-import { createRateLimiter } from '@forgeline/service-kit/rate-limit';
-import type { Redis } from '@forgeline/service-kit/redis';
 import { tokenize } from '@forgeline/search-engine/text/normalize';
 import { periodOf, searchQueryKey, type SearchEventBuffer } from '../domain/search-insights.ts';
 import type { SearchRules } from '../domain/search/search-rules.ts';
@@ -44,12 +41,7 @@ export interface SearchInsightsDeps {
   retentionDays: number;
   /** A rule changed here: every replica reads the rules again (this one already has). */
   announceRules: () => void;
-  /** Event batches per client address per minute (a page sends one every few seconds at most). */
-  eventsPerMinute?: number;
-  redis?: Redis;
 }
-
-export const SEARCH_EVENTS_PER_MINUTE = 120;
 
 const csvHeaders = (res: Response, name: string) =>
   res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' });
@@ -88,25 +80,6 @@ export function registerSearchInsightsRoutes(app: Express, deps: SearchInsightsD
   }
 
   // ---------------------------------------------------------------- buyers' pages
-
-  app.post(
-    '/api/search/events',
-    createRateLimiter({
-      name: 'catalog:search-events',
-      windowMs: 60_000,
-      limit: deps.eventsPerMinute ?? SEARCH_EVENTS_PER_MINUTE,
-      logger,
-      redis: deps.redis,
-      handler: (_req, res) => {
-        res.status(429).json({ success: false, error: 'Too many search events from this address; try again in a minute' });
-      },
-    }),
-    route(async (req, res) => {
-      const input = parseInput(SearchEventsInputSchema, req.body, 'body');
-      const accepted = buffer.add(input.visitor, input.events);
-      res.status(202).json({ accepted, dropped: input.events.length - accepted });
-    }),
-  );
 
   // The gateway answers buyers' pages itself and hands over what it gathered every few seconds (gateway/src/search-events.ts).
   app.post(
