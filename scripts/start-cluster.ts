@@ -1,6 +1,7 @@
 /**
  * npm run start:cluster [-- --products N]: the product on its production adapters, shaped as docker-compose.yml runs
- * it, without Docker: FerretDB (MongoDB), redis-server, MinIO, Mailpit (SMTP) and nginx as the edge, started here,
+ * it, without Docker: FerretDB (MongoDB), redis-server, MinIO, Mailpit (SMTP), nginx as the edge and Prometheus
+ * (where Debian's package is installed) scraping every replica, started here,
  * and 2 gateways, 2 catalog, 2 quotes, 2 auth, 2 media-api and 3 media-worker replicas, with compose's environment.
  * Prints the edge address and writes DATA_DIR/cluster.json (every replica and server: address, pid). Ctrl-C or
  * SIGTERM stops everything; a part that fails to start stops the rest and says which, and why.
@@ -55,6 +56,7 @@ function summary(info: ClusterInfo, seconds: number): string {
     '',
     `  Edge (nginx)  ${info.edge}/`,
     `  Admin panel   ${info.edge}/admin   (the sign-in code arrives in Mailpit: ${String(info.servers.mailpit.api)}/api/v1/messages)`,
+    ...(info.servers.prometheus ? [`  Metrics       ${String(info.servers.prometheus.address)}/   (Prometheus: every replica's /metrics, the alert rules of infra/observability)`] : []),
     `  Data          ${info.dataDir}`,
     `  Processes     ${path.join(info.dataDir, 'cluster.json')}`,
     '',

@@ -17,6 +17,8 @@ import { eventually } from '@forgeline/test-support/eventually';
 import { missingServers, startCluster, type Cluster, type ClusterInfo } from '../scripts/lib/cluster.ts';
 import { composeEnvironment, interpolate, launcherVariables, LAUNCHER_SECRETS, localEnvironment, readCompose } from '../scripts/lib/cluster-env.ts';
 import { ensureWebBuilt } from '../scripts/lib/stack.ts';
+import { prometheusMissing } from '../scripts/lib/cluster-prometheus.ts';
+import { startOtlpReceiver, type OtlpReceiver } from '@forgeline/test-support/otlp-receiver';
 
 /**
  * Small on purpose: FerretDB (MongoDB's stand-in here) answers most of the catalog's queries by reading the whole
@@ -54,6 +56,8 @@ interface MailSummary {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Prometheus is optional for the cluster (Debian's package; CI installs it): its tests skip, saying why, without it. */
+const noPrometheus = await prometheusMissing();
 
 describe("the cluster's environment: compose's, with only addresses, ports and paths changed", () => {
   it('fills ${NAME:-default}, ${NAME-default}, ${NAME:?message}, ${NAME} and $$ as compose does', () => {
@@ -134,6 +138,8 @@ if (missing) {
     let adminToken = '';
     let products: ProductSummary[] = [];
     let nextAdmin = 0;
+    /** Every replica exports its spans here (compose's OTEL_EXPORTER_OTLP_ENDPOINT): a collector's stand-in. */
+    let traces: OtlpReceiver;
     const addressOf = (name: string) => cluster.replica(name).address;
     /** The last warnings and errors of the named processes (LOG_LEVEL is warn), for a failure message read at 3 a.m. */
     const recentLogs = (...names: string[]) => names.map((n) => `--- ${n}\n${cluster.replica(n).tail.slice(-15).join('\n')}`).join('\n');
@@ -183,13 +189,15 @@ if (missing) {
 
     beforeAll(async () => {
       ensureWebBuilt(() => {});
+      traces = await startOtlpReceiver();
       cluster = await startCluster({
         dataDir: data.dir,
         port: 0,
         seedProducts: SEED_PRODUCTS,
         quiet: true,
-        // What compose fills ${ADMIN_EMAILS:-...} and ${LOG_LEVEL:-info} from.
-        variables: { ...process.env, ADMIN_EMAILS: ADMINS.join(','), LOG_LEVEL: 'warn' },
+        scrapeIntervalSeconds: 1,
+        // What compose fills ${ADMIN_EMAILS:-...}, ${LOG_LEVEL:-info} and ${OTEL_EXPORTER_OTLP_ENDPOINT:-} from.
+        variables: { ...process.env, ADMIN_EMAILS: ADMINS.join(','), LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint },
       });
       edge = cluster.edge;
       const page = await call<ListResponse>(`${edge}/api/catalog/products?limit=48&offset=100`);
@@ -200,6 +208,7 @@ if (missing) {
 
     afterAll(async () => {
       await cluster?.stop();
+      await traces?.close();
       data.remove();
     }, 120_000);
 
@@ -213,7 +222,7 @@ if (missing) {
           expect((await fetch(`${r.address}/readyz`)).status, `${r.name} ready`).toBe(200);
         }
       }
-      expect(Object.keys(info.servers).sort()).toEqual(['ferretdb', 'mailpit', 'minio', 'nginx', 'redis']);
+      expect(Object.keys(info.servers).sort()).toEqual(['ferretdb', 'mailpit', 'minio', 'nginx', ...(noPrometheus ? [] : ['prometheus']), 'redis']);
       for (const [name, s] of Object.entries(info.servers)) expect(s.pid, name).toBeGreaterThan(0);
       expect(info.edge).toBe(edge);
       expect(info.launcher).toBe(process.pid);
@@ -398,6 +407,93 @@ if (missing) {
       }, 15_000);
     });
 
+    /** One number from Prometheus's HTTP API (an instant query), or undefined when the query has no series yet. */
+    async function promValue(query: string): Promise<number | undefined> {
+      const res = await call<{ status: string; data: { result: { value: [number, string] }[] } }>(`${cluster.prometheus}/api/v1/query?query=${encodeURIComponent(query)}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const first = res.body.data.result[0];
+      return first ? Number(first.value[1]) : undefined;
+    }
+
+    it.skipIf(noPrometheus)(`scrapes every replica with Prometheus, compose's config with local targets (#37)${noPrometheus ? ` (skipped: ${noPrometheus})` : ''}`, async () => {
+      const replicas = Object.values(cluster.info().services).flat().map((r) => r.name).sort();
+      const up = await eventually('every replica scraped and up', async () => {
+        const res = await call<{ data: { result: { metric: { job: string; instance: string }; value: [number, string] }[] } }>(
+          `${cluster.prometheus}/api/v1/query?query=${encodeURIComponent('up')}`,
+        );
+        const rows = res.body.data.result;
+        return rows.length === replicas.length && rows.every((r) => r.value[1] === '1') ? rows : undefined;
+      }, 60_000);
+      expect(up.map((r) => r.metric.instance).sort()).toEqual(replicas);
+      for (const r of up) expect(r.metric.instance.startsWith(`${r.metric.job}-`), r.metric.instance).toBe(true);
+      // The alert rules are loaded (compose's alerts.yml), every one healthy.
+      const rules = await call<{ data: { groups: { rules: { name: string; health: string }[] }[] } }>(`${cluster.prometheus}/api/v1/rules`);
+      const loaded = rules.body.data.groups.flatMap((g) => g.rules);
+      expect(loaded.length).toBeGreaterThanOrEqual(7);
+      for (const rule of loaded) expect(rule.health, rule.name).not.toBe('err');
+    });
+
+    it('traces a search from the gateway into the catalog replica that answered it, over OTLP (#37)', async () => {
+      const requestId = `cluster-trace-${randomBytes(4).toString('hex')}`;
+      const res = await call<ListResponse>(`${edge}/api/products?search=${encodeURIComponent(products[6]!.partNumber)}&limit=5`, {
+        headers: { 'x-request-id': requestId, 'cache-control': 'no-cache' },
+      });
+      expect(res.status).toBe(200);
+      const spanOf = (service: string) => traces.spans.find((s) => s.service === service && s.kind === 2 && s.attributes['forgeline.request_id'] === requestId);
+      const [gateway, catalog] = await eventually('the gateway\'s and the catalog\'s spans of the search', () => {
+        const both = [spanOf('gateway'), spanOf('catalog')];
+        return both.every(Boolean) ? both : undefined;
+      }, 60_000);
+      expect(catalog!.traceId).toBe(gateway!.traceId);
+      expect(catalog!.parentSpanId).toBe(gateway!.spanId);
+      expect(catalog!.name).toBe('GET /api/products');
+      // Down to the catalog's storage (MongoDB's adapter here) or its search engine, in the same trace.
+      await eventually('a storage or search span under the catalog', () =>
+        traces.spans.find((s) => s.traceId === gateway!.traceId && s.service === 'catalog' && /^(catalog\.store|search\.)/.test(s.name)),
+      );
+      expect(traces.refused).toEqual([]);
+    });
+
+    it.skipIf(noPrometheus)('shows the media queue rising during a ZIP upload and draining as the workers take it, in Prometheus (#37)', async () => {
+      // Every media process reports the one queue it shares: max, as the dashboards and the ScaledObject read it.
+      const waiting = () => promValue('max(media_queue_jobs{state="waiting"})');
+      const done = async () => (await promValue('sum(media_job_duration_seconds_count{outcome="done"})')) ?? 0;
+      await eventually('an idle queue in Prometheus', async () => ((await waiting()) === 0 && (await promValue('max(media_queue_jobs{state="active"})')) === 0 ? true : undefined), 60_000);
+      const doneBefore = await done();
+
+      const skus = products.slice(42, 48);
+      const zip = new yazl.ZipFile();
+      for (const [i, p] of skus.entries()) {
+        const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 40 * i, g: 120, b: 200 } } }).jpeg().toBuffer();
+        zip.addBuffer(photo, `${p.sku}/photo.jpg`, { compress: false });
+      }
+      zip.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+
+      // The workers held (SIGSTOP) while the upload queues its jobs: the depth is then there for Prometheus to read
+      // at its own pace, whatever the machine's speed; let go, they drain it.
+      const workers = cluster.info().services['media-worker'].map((r) => r.pid!);
+      for (const pid of workers) process.kill(pid, 'SIGSTOP');
+      try {
+        const form = new FormData();
+        form.append('zip', new Blob([new Uint8Array(Buffer.concat(chunks))], { type: 'application/zip' }), 'queue-depth.zip');
+        const upload = await call<{ jobId: string; skusProcessed: number }>(`${edge}/api/admin/upload-bulk-zip`, { method: 'POST', headers: admin(), body: form });
+        expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+        expect(upload.body.skusProcessed).toBe(skus.length);
+        const risen = await eventually('the jobs waiting, in Prometheus', async () => {
+          const n = await waiting();
+          return n !== undefined && n >= skus.length ? n : undefined;
+        }, 60_000);
+        expect(risen).toBe(skus.length);
+      } finally {
+        for (const pid of workers) process.kill(pid, 'SIGCONT');
+      }
+      await eventually('the queue drained, in Prometheus', async () => ((await waiting()) === 0 && (await done()) >= doneBefore + skus.length ? true : undefined), 120_000);
+      // The whole rise and fall is in Prometheus's history: what the media dashboard graphs.
+      expect(await promValue(`max_over_time(max(media_queue_jobs{state="waiting"})[5m:1s])`)).toBeGreaterThanOrEqual(skus.length);
+    });
+
     it('loses no read, no image job and no mail when a catalog replica and a media worker are SIGKILLed mid-job', async () => {
       // A ZIP of 9 SKUs with 5 large photos each: the three workers (one job each, compose's concurrency 1) are
       // busy for a while, so a worker can be killed while it holds a job.
@@ -576,7 +672,7 @@ if (missing) {
     it('stops every replica and server, and removes cluster.json', async () => {
       const info = cluster.info();
       const pids = [...Object.values(info.services).flat(), ...Object.values(info.servers)].map((p) => p.pid!);
-      expect(pids.length).toBe(13 + 5);
+      expect(pids.length).toBe(13 + 5 + (noPrometheus ? 0 : 1)); // replicas, the servers, Prometheus where installed
       await cluster.stop();
       expect(pids.filter(alive)).toEqual([]);
       expect(fs.existsSync(`${cluster.dataDir}/cluster.json`)).toBe(false);

@@ -3,7 +3,8 @@
  * production overlay, `kubeconform -strict` validates every object against the Kubernetes 1.35 and KEDA schemas
  * that scripts/build-k8s-tools.sh made from Go modules, and the rendered YAML is read for what a schema cannot
  * know: probes on the routes and ports the services really serve, resources, autoscalers aimed at Deployments
- * that exist, KEDA on the list BullMQ really fills (checked on a real redis-server), each Deployment's
+ * that exist, KEDA on the queue metric a media process really serves (BullMQ on a real redis-server, the query
+ * evaluated by promtool), Prometheus's scrape annotations, each Deployment's
  * environment against docker-compose.yml's, no Secret in any render (the operator's own, from a file written from
  * infra/k8s/secrets.env.example), and the NetworkPolicies: who may call whom, derived from the same environment.
  * Without the tools (no Go) the rendering tests skip and say so.
@@ -14,11 +15,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { Redis } from 'ioredis';
 import { startRedis, type RunningRedis } from '@forgeline/test-support/redis';
 import { createBullJobQueue } from '../services/media/src/adapters/bullmq/job-queue.ts';
 import type { JobHandlers, JobQueue } from '../services/media/src/ports.ts';
 import type { ProcessSkuResult } from '../services/media/src/jobs.ts';
+import { watchQueue } from '../services/media/src/metrics.ts';
+import { registry } from '@forgeline/service-kit/metrics';
 import { secretProblem } from '@forgeline/service-kit/config';
 import { compose, envOf, exampleEnvOf, readEnvFile, root } from './harness.ts';
 import { crdSchemas, kubernetesSchemas, schemaFileName } from '../scripts/k8s-schemas.ts';
@@ -52,6 +54,9 @@ const CALLERS: Record<string, string[]> = {
 };
 /** From outside the namespace, only the ingress controller, and only to what the production Ingress routes to. */
 const INGRESS_CONTROLLER_NAMESPACE = 'ingress-nginx';
+/** And Prometheus (kube-prometheus-stack's pods in `monitoring`), to each Node pod's /metrics port only. */
+const isPrometheus = (peer: PolicyPeer) =>
+  peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring' && peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus';
 
 function missingTools(): string | undefined {
   const absent = [KUSTOMIZE, KUBECONFORM].filter((bin) => !fs.existsSync(bin));
@@ -334,7 +339,7 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
         }
       });
 
-      it('scales media workers with a KEDA ScaledObject on the media queue in Redis', () => {
+      it('scales media workers with a KEDA ScaledObject on the queue metric the media dashboard graphs, asked of Prometheus', () => {
         const r = renders[target];
         const [scaled, ...more] = r.all('ScaledObject');
         expect(more).toHaveLength(0);
@@ -345,15 +350,28 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
         expect(r.get('Deployment', 'media-worker').spec.replicas, 'replicas left to KEDA').toBeUndefined();
         expect(r.envOf('media-worker').MEDIA_ROLE?.value).toBe('worker');
         expect(r.all('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name)).not.toContain('media-worker');
-        const [trigger] = scaled!.spec.triggers as { type: string; metadata: Record<string, string>; authenticationRef?: { name: string } }[];
-        expect(trigger!.type).toBe('redis');
-        expect(trigger!.metadata.listName).toBe(mediaWaitList);
-        expect(Number(trigger!.metadata.listLength)).toBeGreaterThan(0);
-        // Where KEDA finds the Redis: a TriggerAuthentication reading the same Secret as the services.
-        const auth = r.get('TriggerAuthentication', trigger!.authenticationRef!.name);
-        const address = (auth.spec.secretTargetRef as { parameter: string; name: string; key: string }[]).find((s) => s.parameter === 'address');
-        expect(address?.name).toBe(SECRET);
-        expect(secretKeysOfFile()).toContain(address!.key);
+        const [trigger, ...others] = scaled!.spec.triggers as { type: string; metadata: Record<string, string> }[];
+        expect(others).toHaveLength(0);
+        expect(trigger!.type).toBe('prometheus');
+        expect(trigger!.metadata.query).toBe(scalerQuery);
+        expect(Number(trigger!.metadata.threshold)).toBeGreaterThan(0);
+        expect(new URL(trigger!.metadata.serverAddress!).hostname).toMatch(/\.monitoring\.svc\.cluster\.local$/);
+        // The dashboard ops watch shows the very number KEDA scales on.
+        const media = JSON.parse(fs.readFileSync(path.join(root, 'infra/observability/dashboards/media.json'), 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
+        expect(media.panels.flatMap((p) => p.targets ?? []).map((t) => t.expr)).toContain(scalerQuery);
+      });
+
+      it('lets Prometheus scrape every Node pod: annotations naming the port that serves /metrics', () => {
+        const r = renders[target];
+        for (const name of WORKLOADS.filter((n) => n !== 'web')) {
+          const annotations = r.get('Deployment', name).spec.template.metadata.annotations as Record<string, string> | undefined;
+          expect(annotations?.['prometheus.io/scrape'], name).toBe('true');
+          expect(annotations?.['prometheus.io/path'], name).toBe('/metrics');
+          // The gateway's metrics port is its own (compose and the gateway's config default: 9464), never its public one.
+          const port = name === 'gateway' ? 9464 : Number(r.envOf(name).PORT?.value);
+          expect(Number(annotations?.['prometheus.io/port']), name).toBe(port);
+          expect(r.container(name).ports?.some((p) => p.containerPort === port), `${name} declares port ${port}`).toBe(true);
+        }
       });
 
       it('gives each Deployment the environment variable names docker-compose.yml gives that service', () => {
@@ -432,14 +450,23 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
           expect([...derived[callee]!].sort(), `${callee}: the callers its environment implies`).toEqual([...callers].sort());
         }
 
+        const scraped = new Set<string>();
         for (const [callee, labels] of pods) {
           const allowed = new Set<string>();
           const external: PolicyPeer[] = [];
           const port = callee === 'web' ? 80 : Number(r.envOf(callee).PORT?.value);
           for (const { policy, rules } of ingressRulesFor(r, labels)) {
             for (const rule of rules) {
-              // Only the service's own port (by number or by the container port's name).
               expect(rule.ports?.length, `${policy}: names its ports`).toBeGreaterThan(0);
+              // Prometheus, from its own namespace, to the port serving /metrics only (the gateway's 9464).
+              if (rule.from?.some(isPrometheus)) {
+                expect(rule.from.every(isPrometheus), `${policy}: Prometheus alone in its rule`).toBe(true);
+                const metricsPort = callee === 'gateway' ? 9464 : port;
+                for (const p of rule.ports!) expect(portOf(r.container(callee), p.port), `${policy}: port ${p.port}`).toBe(metricsPort);
+                scraped.add(callee);
+                continue;
+              }
+              // Only the service's own port (by number or by the container port's name).
               for (const p of rule.ports!) expect(portOf(r.container(callee), p.port), `${policy}: port ${p.port}`).toBe(port);
               for (const peer of rule.from ?? []) {
                 if (peer.namespaceSelector) {
@@ -459,6 +486,7 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
             expect(external, `${callee}: nothing from outside the namespace`).toEqual([]);
           }
         }
+        expect([...scraped].sort(), 'Prometheus scrapes every Node pod').toEqual(WORKLOADS.filter((n) => n !== 'web').sort());
         // What an Ingress routes to is what the controller may reach.
         for (const ingress of r.all('Ingress')) {
           for (const rule of ingress.spec.rules) {
@@ -473,7 +501,6 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
     const { set } = readEnvFile(SECRETS_EXAMPLE);
     const read = new Set<string>();
     for (const name of WORKLOADS) for (const v of Object.values(renders.base.envOf(name))) if (v.secret) read.add(v.secret.key);
-    read.add('KEDA_REDIS_ADDRESS'); // the TriggerAuthentication's
     expect(Object.keys(set).sort()).toEqual([...read].sort());
     for (const key of ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', 'S3_SECRET_KEY']) expect(secretProblem(set[key]), key).not.toBeNull();
     expect(fs.existsSync(path.join(root, 'infra/k8s/base/env/secrets.env')), 'no secrets file in the base').toBe(false);
@@ -527,9 +554,9 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
         }
         expect([...allowed].sort(), store).toEqual([...users].sort());
       }
-      // KEDA's operator reads the queue's length from Redis.
+      // KEDA asks Prometheus, not Redis: nothing outside the two namespaces reaches the queue.
       const redisPeers = (stores.get('NetworkPolicy', 'redis').spec.ingress as PolicyRule[]).flatMap((r) => r.from ?? []);
-      expect(redisPeers.map((p) => p.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'])).toContain('keda');
+      expect(redisPeers.map((p) => p.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name']).filter(Boolean)).toEqual([NAMESPACE]);
     });
   });
 
@@ -549,9 +576,6 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
       expect(svc.spec.type, store).toBe('ExternalName');
       expect(svc.spec.externalName, store).toMatch(/^[a-z0-9.-]+$/);
     }
-    // KEDA's operator runs in its own namespace: the address it gets is the redis Service's full name.
-    const address = readEnvFile(SECRETS_EXAMPLE).set.KEDA_REDIS_ADDRESS;
-    expect(address).toBe(`redis.${NAMESPACE}.svc.cluster.local:${new URL(envOf('media-worker').REDIS_URL!).port}`);
   });
 
   it('production: no mail catcher, released images from a registry, the public address over https, no admin address prefill', () => {
@@ -578,7 +602,7 @@ describe.skipIf(!!skip)(`infra/k8s${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('kubeconform refuses what the API server would: an unknown field, a wrongly typed KEDA field, an unknown kind', () => {
     const cases: [string, string, RegExp][] = [
       ['readinessProbe:', 'readinessProbes:', /additional properties 'readinessProbes' not allowed/],
-      ['listLength: "10"', 'listLength: 10', /listLength': got number, want string/],
+      ['threshold: "10"', 'threshold: 10', /threshold': got number, want string/],
       ['kind: HorizontalPodAutoscaler', 'kind: HorizontalPodAutoscalr', /could not find schema for HorizontalPodAutoscalr/],
     ];
     for (const [from, to, message] of cases) {
@@ -668,40 +692,80 @@ spec:
   });
 });
 
-// ---- the list KEDA reads is the one the media service fills ----
+// ---- the metric KEDA asks for is the one the media processes serve ----
 
-/** Read from the ScaledObject in the base: `bull:media:wait`, if BullMQ's defaults and the queue name hold. */
-const mediaWaitList = (() => {
+/** Read from the ScaledObject in the base: the query KEDA asks Prometheus (and the media dashboard graphs). */
+const scalerQuery = (() => {
   const file = fs.readFileSync(path.join(root, 'infra/k8s/base/media-worker.yaml'), 'utf8');
-  const m = /listName:\s*(\S+)/.exec(file);
-  if (!m) throw new Error('infra/k8s/base/media-worker.yaml names no listName');
-  return m[1]!;
+  const m = /^\s*query:\s*(.+)$/m.exec(file);
+  if (!m) throw new Error('infra/k8s/base/media-worker.yaml names no query');
+  return m[1]!.trim();
 })();
 
+const PROMTOOL = process.env.PROMTOOL_BIN || '/usr/bin/promtool';
 const redis = await startRedis();
-if ('skip' in redis) console.warn(`[k8s] the queue list check skipped: ${redis.skip}`);
+const scalerSkip = 'skip' in redis ? redis.skip : fs.existsSync(PROMTOOL) ? undefined : `promtool not found at ${PROMTOOL} (Debian's prometheus package)`;
+if (scalerSkip) console.warn(`[k8s] the scaler's metric check skipped: ${scalerSkip}`);
 
-describe.skipIf('skip' in redis)(`the list the ScaledObject watches${'skip' in redis ? ` (skipped: ${redis.skip})` : ''}`, () => {
+/** The samples of one metric in a Prometheus text exposition, by their labels. */
+function samplesOf(text: string, metric: string): { labels: string; value: number }[] {
+  return [...text.matchAll(new RegExp(`^${metric}(\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((m) => ({ labels: m[1] ?? '{}', value: Number(m[2]) }));
+}
+
+describe.skipIf(scalerSkip)(`the metric the ScaledObject scales on${scalerSkip ? ` (skipped: ${scalerSkip})` : ''}`, () => {
   const running = redis as RunningRedis;
   let queue: JobQueue;
-  let client: Redis;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'forgeline-scaler-'));
   beforeAll(() => {
-    // The queue exactly as services/media/src/main.ts builds it: no name, so the production one.
+    // The queue exactly as services/media/src/main.ts builds it (no name: the production one), watched as it does.
     queue = createBullJobQueue({ redisUrl: running.url, attempts: 1, backoffMs: 10 });
-    client = new Redis(running.url);
+    watchQueue(queue);
   });
   afterAll(async () => {
     await queue?.close();
-    client?.disconnect();
     await running.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('grows with every image job the media API queues, and is empty again once a worker took them', async () => {
-    expect(await client.llen(mediaWaitList)).toBe(0);
+  /** KEDA's query over what two media processes (an API and a worker, each reporting the one queue) serve now. */
+  async function scalerReads(): Promise<{ served: number; promtool: { status: number | null; out: string } }> {
+    const waiting = samplesOf(await registry.metrics(), 'media_queue_jobs').find((x) => x.labels.includes('state="waiting"'));
+    if (!waiting) throw new Error('the media process serves no media_queue_jobs{state="waiting"}');
+    const series = (instance: string) => `media_queue_jobs${waiting.labels.replace(/\}$/, `${waiting.labels === '{}' ? '' : ','}instance="${instance}",job="media"}`)}`;
+    const file = path.join(tmp, 'scaler-test.yml');
+    // promtool's own PromQL evaluation, as Prometheus answers KEDA: the expected value is what the process served.
+    fs.writeFileSync(
+      file,
+      [
+        'evaluation_interval: 1m',
+        'tests:',
+        '  - interval: 1m',
+        '    input_series:',
+        `      - series: '${series('media-api-1')}'`,
+        `        values: '${waiting.value}x3'`,
+        `      - series: '${series('media-worker-1')}'`,
+        `        values: '${waiting.value}x3'`,
+        '    promql_expr_test:',
+        `      - expr: '${scalerQuery}'`,
+        '        eval_time: 2m',
+        '        exp_samples:',
+        `          - labels: '{}'`,
+        `            value: ${waiting.value}`,
+        '',
+      ].join('\n'),
+    );
+    const run = spawnSync(PROMTOOL, ['test', 'rules', file], { encoding: 'utf8' });
+    return { served: waiting.value, promtool: { status: run.status, out: `${run.stdout}${run.stderr}` } };
+  }
+
+  it('reads every image job the media API queues as waiting, counted once however many processes report it, and none once a worker took them', async () => {
+    expect((await scalerReads()).served).toBe(0);
     for (const sku of ['K8S-1', 'K8S-2', 'K8S-3']) {
       await queue.add('process-sku', { sku, productId: `p-${sku}`, batchId: 'k8s', forceReprocess: false }, { jobId: `k8s-${sku}` });
     }
-    expect(await client.llen(mediaWaitList)).toBe(3);
+    const queued = await scalerReads();
+    expect(queued.served).toBe(3);
+    expect(queued.promtool.status, queued.promtool.out).toBe(0);
     const taken: string[] = [];
     const handlers: JobHandlers = {
       'process-sku': async (p) => {
@@ -712,7 +776,9 @@ describe.skipIf('skip' in redis)(`the list the ScaledObject watches${'skip' in r
     const worker = await queue.work(handlers, { concurrency: 1 });
     try {
       await expect.poll(() => taken.length, { timeout: 20_000 }).toBe(3);
-      expect(await client.llen(mediaWaitList)).toBe(0);
+      const drained = await scalerReads();
+      expect(drained.served).toBe(0);
+      expect(drained.promtool.status, drained.promtool.out).toBe(0);
     } finally {
       await worker.close();
     }

@@ -9,6 +9,7 @@ import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/co
 import { GATEWAY_ASSERTION_HEADER } from '@forgeline/contracts/admin-access';
 import { clientAddress } from '@forgeline/service-kit/client-address';
 import { createServiceApp, finishApp } from '@forgeline/service-kit/http';
+import { requestTraceContext, traceHeaders, tracingOn } from '@forgeline/service-kit/tracing';
 import { HttpError } from '@forgeline/service-kit/errors';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { ClearChannel } from '@forgeline/service-kit/clear-channel';
@@ -115,6 +116,8 @@ function createServiceProxy(
     on: {
       proxyReq: (proxyReq: ClientRequest, req: TimedRequest, res: ServerResponse) => {
         if (req.id) proxyReq.setHeader(REQUEST_ID_HEADER, String(req.id));
+        // The service's span is a child of this request's (a caller's own traceparent is replaced by ours).
+        if (tracingOn) for (const [k, v] of Object.entries(traceHeaders(requestTraceContext(req)))) proxyReq.setHeader(k, v);
         proxyReq.removeHeader(SERVICE_TOKEN_HEADER); // a browser can never speak as a service
         // Connection is hop-by-hop: a client's `close` is about its connection to us. Passed on, it made the service
         // close its connection after answering, and a service that answered before the whole body arrived (a 413 or

@@ -5,6 +5,7 @@ import CachePolicy from 'http-cache-semantics';
 import { LRUCache } from 'lru-cache';
 import { REQUEST_ID_HEADER } from '@forgeline/contracts/common';
 import type { Logger } from '@forgeline/service-kit/logger';
+import { answeredSpan } from '@forgeline/service-kit/tracing';
 
 /**
  * A shared HTTP cache in front of the services' public reads, as a CDN or nginx's proxy_cache would be.
@@ -89,9 +90,10 @@ export function createEdgeCache(opts: EdgeCacheOptions): EdgeCache {
     res.end(notModified || req.method === 'HEAD' ? undefined : entry.body);
     edgeRequests.inc({ cache: 'edge', result: 'hit' });
     countRequest('gateway', req.method ?? 'GET', 'edge-cache', res.statusCode, 0);
+    const traced = answeredSpan(req, 'edge-cache', { 'forgeline.service': 'gateway', 'forgeline.request_id': id, 'http.response.status_code': res.statusCode, 'forgeline.cache': state });
     if (logInfo) {
       opts.logger.info(
-        { reqId: id, req: { method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: 0, cache: state },
+        { reqId: id, req: { method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: 0, cache: state, ...traced },
         'request completed',
       );
     }

@@ -10,7 +10,8 @@
  * sitemaps, the admin check, the audit log, the no-JavaScript quote form) go through `fetch` here.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, fetch as undiciFetch, request as undiciRequest, type FormData, type RequestInit, type Response } from 'undici';
+import { Agent, fetch as undiciFetch, Headers, request as undiciRequest, type FormData, type RequestInit, type Response } from 'undici';
+import { inSpan, SpanKind, traceHeaders, tracingOn } from '@forgeline/service-kit/tracing';
 import type { Logger } from '@forgeline/service-kit/logger';
 
 export interface ReplicaPoolOptions {
@@ -152,6 +153,28 @@ export function createReplicaPool(o: ReplicaPoolOptions): ReplicaPool {
     o.logger.info({ service: o.service, replica: r.url }, 'upstream replica back: it gets traffic again');
   }
 
+  /** `path` on a live replica, on the next one when the first cannot take it. */
+  async function fetchOnReplicas(path: string, init: FetchInit): Promise<Response> {
+    const { idempotent = isIdempotent(init.method ?? 'GET'), ...rest } = init;
+    const tried = new Set<string>();
+    let last: unknown;
+    for (;;) {
+      const base = pool.pick(tried);
+      if (!base) throw new ReplicasUnavailableError(o.service, replicas.length, last);
+      tried.add(base);
+      try {
+        return await undiciFetch(new URL(path, base), { ...rest, dispatcher: agent });
+      } catch (err) {
+        if (init.signal?.aborted) throw err; // the caller's own timeout: no time left for another replica
+        const kind = failureKind(err);
+        if (kind === 'not-sent') pool.markDown(base, codeOf(err) ?? 'unreachable');
+        const again = failsOver && (kind === 'not-sent' || (kind === 'reset' && idempotent));
+        if (!again) throw err;
+        last = err;
+      }
+    }
+  }
+
   const pool: ReplicaPool = {
     service: o.service,
     urls: replicas.map((r) => r.url),
@@ -180,25 +203,15 @@ export function createReplicaPool(o: ReplicaPoolOptions): ReplicaPool {
 
     isDown: (url) => byUrl(url)?.down ?? false,
 
-    async fetch(path, init = {}) {
-      const { idempotent = isIdempotent(init.method ?? 'GET'), ...rest } = init;
-      const tried = new Set<string>();
-      let last: unknown;
-      for (;;) {
-        const base = pool.pick(tried);
-        if (!base) throw new ReplicasUnavailableError(o.service, replicas.length, last);
-        tried.add(base);
-        try {
-          return await undiciFetch(new URL(path, base), { ...rest, dispatcher: agent });
-        } catch (err) {
-          if (init.signal?.aborted) throw err; // the caller's own timeout: no time left for another replica
-          const kind = failureKind(err);
-          if (kind === 'not-sent') pool.markDown(base, codeOf(err) ?? 'unreachable');
-          const again = failsOver && (kind === 'not-sent' || (kind === 'reset' && idempotent));
-          if (!again) throw err;
-          last = err;
-        }
-      }
+    fetch(path, init = {}) {
+      if (!tracingOn) return fetchOnReplicas(path, init);
+      // A span per call, and its traceparent to the service: the service's own span is this one's child.
+      const method = init.method ?? 'GET';
+      return inSpan(`${method} ${o.service}`, { 'http.request.method': method, 'server.address': o.service }, () => {
+        const headers = new Headers(init.headers);
+        for (const [k, v] of Object.entries(traceHeaders())) headers.set(k, v);
+        return fetchOnReplicas(path, { ...init, headers });
+      }, { kind: SpanKind.CLIENT });
     },
 
     async getHeadersOnly(path, headers, timeoutMs) {

@@ -151,6 +151,8 @@ function localValue(key: string, value: string, local: LocalAddresses): string {
       return local.publicUrl;
     case 'WEB_DIST_DIR':
       return local.webDistDir;
+    case 'OTEL_EXPORTER_OTLP_ENDPOINT':
+      return value; // the caller's own collector, an address on this machine already (or empty: no traces)
   }
   const whole = local.whole?.[value];
   if (whole !== undefined) return whole;

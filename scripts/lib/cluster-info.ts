@@ -6,7 +6,8 @@
 /** Node services as compose names them, and how many replicas of each the cluster runs. */
 export const DEFAULT_REPLICAS = { catalog: 2, quotes: 2, auth: 2, 'media-api': 2, 'media-worker': 3, gateway: 2 } as const;
 export type ServiceGroup = keyof typeof DEFAULT_REPLICAS;
-export type ServerName = 'ferretdb' | 'redis' | 'minio' | 'mailpit' | 'nginx';
+export type ServerName = 'ferretdb' | 'redis' | 'minio' | 'mailpit' | 'nginx' | 'prometheus';
+type ServerInfo = { address: string; pid: number | undefined } & Record<string, unknown>;
 
 export interface ReplicaInfo {
   name: string;
@@ -22,7 +23,8 @@ export interface ClusterInfo {
   dataDir: string;
   startedAt: string;
   services: Record<ServiceGroup, ReplicaInfo[]>;
-  servers: Record<ServerName, { address: string; pid: number | undefined } & Record<string, unknown>>;
+  /** Prometheus only where its binary is (it is optional here). */
+  servers: Record<Exclude<ServerName, 'prometheus'>, ServerInfo> & { prometheus?: ServerInfo };
   /** What the other services call a service by (compose's `http://catalog:4001`): nginx listeners in front of its replicas. */
   internal: Record<string, string>;
   /** Compose variables left out because their server has no local stand-in. */

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { ClusterInfo } from './cluster-info.ts';
 
 /** The order a cluster stops in: the edge first, the servers last. */
-export const STOP_TIERS = [['nginx'], ['gateway'], ['media-worker', 'media-api', 'quotes', 'auth'], ['catalog'], ['ferretdb', 'redis', 'minio', 'mailpit']];
+export const STOP_TIERS = [['nginx', 'prometheus'], ['gateway'], ['media-worker', 'media-api', 'quotes', 'auth'], ['catalog'], ['ferretdb', 'redis', 'minio', 'mailpit']];
 
 export class ClusterRunningError extends Error {}
 

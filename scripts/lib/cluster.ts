@@ -18,6 +18,7 @@ import { DEFAULT_REPLICAS, type ClusterInfo, type ReplicaInfo, type ServerName, 
 import { clearLeftoverCluster, STOP_TIERS } from './cluster-leftovers.ts';
 import { ABSENT_SERVERS, composeCommand, composeEnvironment, launcherVariables, localEnvironment, readCompose, type ComposeFile } from './cluster-env.ts';
 import { writeClusterNginx } from './cluster-nginx.ts';
+import { prometheusBinary, prometheusMissing, writeClusterPrometheus } from './cluster-prometheus.ts';
 import { createSupervisor, type ManagedProcess } from './cluster-process.ts';
 import { repoRoot } from './stack.ts';
 
@@ -59,6 +60,8 @@ export interface ClusterOptions {
   /** Print only errors and warnings (tests); a failing start still shows the failing part's last lines. */
   quiet?: boolean;
   log?: (line: string) => void;
+  /** Prometheus's scrape and rule interval (default 5 s; compose's is 15 s). */
+  scrapeIntervalSeconds?: number;
 }
 
 export interface Cluster {
@@ -66,6 +69,8 @@ export interface Cluster {
   dataDir: string;
   /** The SMTP catcher's HTTP API (messages, search). */
   mailpitApi: string;
+  /** Prometheus's HTTP API and UI, scraping every replica; undefined where Prometheus is not installed. */
+  prometheus?: string;
   /** The service token every replica shares (compose's SERVICE_TOKEN). */
   serviceToken: string;
   /** The environment each replica was started with, by replica name. */
@@ -139,6 +144,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     minioConsole: await port(),
     mailpitSmtp: await port(),
     mailpitHttp: await port(),
+    prometheus: await port(),
     edge: opts.port || (await port()),
   };
   const local = (p: number) => `127.0.0.1:${p}`;
@@ -212,6 +218,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         minio: server('minio', url(local(ports.minio)), { console: url(local(ports.minioConsole)) }),
         mailpit: server('mailpit', `smtp://${local(ports.mailpitSmtp)}`, { api: url(local(ports.mailpitHttp)) }),
         nginx: server('nginx', edge),
+        ...(serverProc('prometheus') ? { prometheus: server('prometheus', url(local(ports.prometheus))) } : {}),
       },
       internal: Object.fromEntries(Object.entries(internalPort).map(([g, p]) => [g, url(local(p))])),
       notRunHere: Object.fromEntries(Object.entries(ABSENT_SERVERS).map(([server, keys]) => [server, keys.filter((k) => dropped.has(k))])),
@@ -341,6 +348,36 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     writeInfo();
     await step(`gateway ready (${replicas.gateway} replicas)`, () => startGroup('gateway', 180_000));
     writeInfo();
+
+    // Prometheus last, once every target listens: each replica's /metrics (the gateways' on their metrics ports).
+    const noPrometheus = await prometheusMissing();
+    if (noPrometheus) write(`[cluster] no metrics server: ${noPrometheus}`);
+    else {
+      const promDir = dir('prometheus');
+      const target = (n: string) => ({ name: n, address: local(metricsPort[n] ?? replicaPort[n]!) });
+      const promConf = writeClusterPrometheus({
+        dir: promDir,
+        scrapeIntervalSeconds: opts.scrapeIntervalSeconds ?? 5,
+        targets: Object.fromEntries(SERVICE_GROUPS.map((g) => [g, names[g].map(target)])),
+      });
+      const promUrl = url(local(ports.prometheus));
+      await step('Prometheus ready, scraping every replica', () =>
+        supervisor.server({
+          name: 'prometheus',
+          address: promUrl,
+          bin: prometheusBinary(),
+          args: [
+            `--config.file=${promConf}`,
+            `--storage.tsdb.path=${path.join(promDir, 'data')}`,
+            `--web.listen-address=${local(ports.prometheus)}`,
+            '--storage.tsdb.retention.time=2d',
+            '--log.level=warn',
+          ],
+          ready: () => waitHttp(`${promUrl}/-/ready`, 60_000),
+        }),
+      );
+      writeInfo();
+    }
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     write(`[cluster] a part failed to start; stopping the rest`);
@@ -353,6 +390,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     edge,
     dataDir,
     mailpitApi: url(local(ports.mailpitHttp)),
+    prometheus: serverProc('prometheus') ? url(local(ports.prometheus)) : undefined,
     serviceToken,
     env: envs,
     info,

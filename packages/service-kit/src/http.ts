@@ -5,6 +5,7 @@ import { ADMIN_EMAIL_HEADER } from '@forgeline/contracts/auth';
 import type { Logger } from './logger.ts';
 import { HttpError } from './errors.ts';
 import { metricsHandler, redMetrics } from './metrics.ts';
+import { requestTraceIds, traceRequests, tracingOn } from './tracing.ts';
 import { GATEWAY_ASSERTION_GUARD, requireGatewayAssertion, type AdminGuardOptions } from './gateway-assertion.ts';
 
 export interface ServiceAppOptions {
@@ -49,6 +50,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.setHeader(REQUEST_ID_HEADER, id);
     next();
   });
+  // A server span per request when OTEL_EXPORTER_OTLP_ENDPOINT is set (before the log, which names its trace id).
+  if (tracingOn) app.use(traceRequests(opts.name));
   app.use(requestLog(app, opts.logger));
   // METRICS=off leaves RED out (the observability bench measures what it costs; nothing else turns it off).
   if (process.env.METRICS !== 'off') app.use(redMetrics(opts.name));
@@ -104,7 +107,7 @@ function requestLog(app: Express, logger: Logger): RequestHandler {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: express.Request & { [logOf]?: Logger }) {
-      return (this[logOf] ??= logger.child({ reqId: this.id, req: { method: this.method, url: this.originalUrl } }));
+      return (this[logOf] ??= logger.child({ reqId: this.id, req: { method: this.method, url: this.originalUrl }, ...traceFields(this) }));
     },
     set(this: express.Request & { [logOf]?: Logger }, value: Logger) {
       this[logOf] = value;
@@ -117,13 +120,19 @@ function requestLog(app: Express, logger: Logger): RequestHandler {
       const statusCode = res.statusCode;
       const level = statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      const fields = { reqId: req.id, req: { method: req.method, url: req.originalUrl }, res: { statusCode }, responseTime: Math.round(performance.now() - startedAt) };
+      const fields = { reqId: req.id, req: { method: req.method, url: req.originalUrl }, res: { statusCode }, responseTime: Math.round(performance.now() - startedAt), ...traceFields(req) };
       // 'close' also comes when the client went away first: say so, and that no full answer left.
       if (res.writableFinished) logger[level](fields, 'request completed');
       else logger.info(fields, 'request closed before its answer was sent');
     });
     next();
   };
+}
+
+/** The request's trace and span ids under the names log pipelines join traces on (none when tracing is off). */
+function traceFields(req: express.Request): { trace_id?: string; span_id?: string } {
+  const ids = tracingOn ? requestTraceIds(req) : undefined;
+  return ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }
 
 /** Wrap an async handler so a rejected promise reaches the error handler. (Express 5 does this too; kept explicit.) */

@@ -45,7 +45,7 @@ export function countRequest(service: string, method: string, route: string, sta
 /** What a request is counted under: its route template ("/api/products/:id"), never its URL. */
 export type RouteOf = (req: IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }, res: ServerResponse & { locals?: Record<string, unknown> }) => string;
 
-const expressRoute: RouteOf = (req, res) => {
+export const expressRoute: RouteOf = (req, res) => {
   const given = res.locals?.routeTemplate;
   if (typeof given === 'string') return given;
   const path = req.route?.path;

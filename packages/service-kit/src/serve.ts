@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerLimits } from './config.ts';
 import type { Logger } from './logger.ts';
+import { startTracing, stopTracing } from './tracing.ts';
 
 /** Request line plus headers a client may send the gateway, at most (Node's default, set here so it stays so): bigger gets 431. */
 export const PUBLIC_MAX_HEADER_BYTES = 16 * 1024;
@@ -61,6 +62,7 @@ export async function serve(
         setTimeout(() => server.closeAllConnections(), 5_000).unref();
       });
       await opts.onClose?.();
+      await stopTracing(); // the spans still buffered go out before the process ends
     })());
   if (opts.handleSignals !== false) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -84,8 +86,11 @@ export async function serve(
 
 /** Run a service's main: a start failure (bad config, port taken) prints one clear line and exits 1. */
 export function runMain(name: string, main: () => Promise<unknown>): void {
-  main().catch((err: unknown) => {
-    process.stderr.write(`[${name}] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
+  Promise.resolve()
+    .then(() => startTracing(name))
+    .then(main)
+    .catch((err: unknown) => {
+      process.stderr.write(`[${name}] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
 }

@@ -8,6 +8,7 @@ import { createMailer } from '@forgeline/mailer/mailer';
 import { AuthConfigSchema } from './config.ts';
 import { createApp } from './app.ts';
 import type { AccountStore, AuthStore } from './ports.ts';
+import { traced } from '@forgeline/service-kit/tracing';
 import { createSqliteAuthStore } from './adapters/sqlite/sqlite-auth-store.ts';
 import { createMongoAuthStore } from './adapters/mongo/mongo-auth-store.ts';
 import { createSqliteAccountStore } from './adapters/sqlite/sqlite-account-store.ts';
@@ -30,6 +31,10 @@ runMain('auth', async () => {
     accounts = createSqliteAccountStore(path.join(config.DATA_DIR, 'accounts.sqlite'));
     logger.info({ file }, 'storage: SQLite');
   }
+
+  // Each call a span of the request's trace when tracing is on (#37).
+  store = traced(store, 'auth.store');
+  accounts = traced(accounts, 'auth.accounts');
 
   if (!config.OTP_SECRET) {
     // Fine for one process; replicas sharing MongoDB must share the key or a code sent by one fails on another.

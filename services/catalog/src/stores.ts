@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { traced } from '@forgeline/service-kit/tracing';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { EmbeddedSearchIndex } from './adapters/embedded-search/embedded-search-index.ts';
 import { MeiliSearchIndex } from './adapters/meilisearch/meili-search-index.ts';
@@ -54,9 +55,10 @@ export async function openStores(config: StoresConfig, logger?: Logger): Promise
   const kinds = { storage: config.MONGO_URL ? 'mongodb' : 'sqlite', search: config.MEILI_URL ? 'meilisearch' : 'embedded' } as const;
   logger?.info({ ...kinds, dataDir: config.DATA_DIR }, 'catalog stores open');
   return {
-    repo,
-    search,
-    insights,
+    // Each call a span of the request's trace when tracing is on (#37); the objects themselves when it is off.
+    repo: traced(repo, 'catalog.store'),
+    search: traced(search, `search.${kinds.search}`),
+    insights: traced(insights, 'catalog.insights'),
     kinds,
     close: async () => {
       await Promise.allSettled([search.close(), repo.close(), insights.close()]);

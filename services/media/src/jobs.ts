@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
 /**
+ * Every job's payload may carry the W3C `traceparent` of the request that queued it (#37): the job's own trace links
+ * to the upload's. Only when tracing is on; a malformed one is refused like any bad payload field.
+ */
+const queuedBy = { traceparent: z.string().regex(/^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/).optional() };
+
+/**
  * The job registry: every job the media queue carries, its payload schema and its result.
  * A worker refuses to start unless it has a handler for each name here.
  */
@@ -15,6 +21,7 @@ export const jobRegistry = {
       productId: z.string(),
       batchId: z.string(),
       forceReprocess: z.boolean(),
+      ...queuedBy,
     }),
   },
 } as const;

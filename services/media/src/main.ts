@@ -10,6 +10,8 @@ import { objectStoreOf } from '@forgeline/object-store/config';
 import { createSqliteJobQueue } from './adapters/sqlite/job-queue.ts';
 import { createBullJobQueue } from './adapters/bullmq/job-queue.ts';
 import { timedHandlers, watchQueue } from './metrics.ts';
+import { tracedQueue } from './tracing.ts';
+import { traced } from '@forgeline/service-kit/tracing';
 import { createHttpCatalog } from './adapters/catalog-http/catalog.ts';
 import { createJobHandlers } from './worker/process-sku.ts';
 import { configureSharp } from './images/variants.ts';
@@ -30,11 +32,12 @@ function buildQueue(config: Config, logger: Logger): JobQueue {
   return createSqliteJobQueue(path.join(config.DATA_DIR, 'media-queue.sqlite'), { ...retry, leaseMs: config.MEDIA_JOB_LOCK_MS });
 }
 
-runMain('media', async () => {
+// Traces name the role (media-api, media-worker), as the logs do.
+runMain(`media-${process.env.MEDIA_ROLE || 'all'}`, async () => {
   const config = loadConfig(ConfigSchema);
   const logger = createLogger(`media-${config.MEDIA_ROLE}`, config.LOG_LEVEL);
-  const store = objectStoreOf(config, path.join(config.DATA_DIR, 'media'));
-  const queue = buildQueue(config, logger);
+  const store = traced(objectStoreOf(config, path.join(config.DATA_DIR, 'media')), 'media.objects');
+  const queue = tracedQueue(buildQueue(config, logger));
   watchQueue(queue);
   const catalog = createHttpCatalog(config.CATALOG_URL, config.SERVICE_TOKEN);
   const runsApi = config.MEDIA_ROLE !== 'worker';

@@ -18,13 +18,13 @@ import { QuotesConfigSchema } from './config.ts';
 import { Captchas } from './domain/captcha.ts';
 import { Outbox } from '@forgeline/mailer/outbox';
 import type { QuoteStore } from './ports.ts';
+import { traced } from '@forgeline/service-kit/tracing';
 
 runMain('quotes', async () => {
   const config = loadConfig(QuotesConfigSchema);
   const logger = createLogger('quotes', config.LOG_LEVEL);
-  const store: QuoteStore = config.MONGO_URL
-    ? await MongoQuoteStore.connect(config.MONGO_URL)
-    : SqliteQuoteStore.inDataDir(config.DATA_DIR);
+  // Each call a span of the request's trace when tracing is on (#37).
+  const store: QuoteStore = traced(config.MONGO_URL ? await MongoQuoteStore.connect(config.MONGO_URL) : SqliteQuoteStore.inDataDir(config.DATA_DIR), 'quotes.store');
   logger.info({ storage: config.MONGO_URL ? 'mongodb' : 'sqlite' }, 'storage ready');
   const mailer = createMailer(config, logger);
   const documents = objectStoreOf(config, path.join(config.DATA_DIR, 'quote-documents'));

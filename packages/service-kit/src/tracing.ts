@@ -1,0 +1,241 @@
+/**
+ * Traces (#37): one trace per request across gateway → service → storage, search and queue, with W3C `traceparent`
+ * carried on every call between the processes. On only when OTEL_EXPORTER_OTLP_ENDPOINT (or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set: spans go there over OTLP/HTTP in batches. Unset, nothing here does any
+ * work: `tracingOn` is false, the middleware is not mounted, ports are not wrapped, and the API's tracer (no provider
+ * registered) hands out spans that record nothing.
+ *
+ * No buyer or staff data goes into a span: names are route templates and method names, attributes are ids the system
+ * made (request id, job id), counts and outcomes; never a URL's query, an e-mail or a search's text.
+ */
+import type { IncomingMessage } from 'node:http';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { RequestHandler } from 'express';
+import { expressRoute } from './metrics.ts';
+
+export { SpanKind };
+export type { Span };
+
+/** Read once: whether this process exports traces at all. */
+export const tracingOn = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+
+const TRACER = 'forgeline';
+const tracer = () => trace.getTracer(TRACER);
+let provider: TracerProvider | undefined;
+
+/**
+ * Registers the SDK for this process, named `service` (the resource's service.name; OTEL_SERVICE_NAME wins, as the
+ * SDKs do). Called by runMain before the service's main; does nothing when tracing is off or was started already.
+ */
+export function startTracing(service: string): void {
+  if (!tracingOn || provider) return;
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) {
+    const value = process.env[name];
+    if (value && !URL.canParse(value)) throw new Error(`${name} must be a URL such as http://otel-collector:4318, got "${value.slice(0, 100)}"`);
+  }
+  provider = new TracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': process.env.OTEL_SERVICE_NAME || service,
+      'service.namespace': 'forgeline',
+      'service.instance.id': `${process.env.HOSTNAME ?? 'local'}:${process.pid}`,
+    }),
+    // The exporter reads the endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_* variables itself.
+    // OTEL_BSP_SCHEDULE_DELAY as the spec names it (this SDK version reads no variables for the processor).
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: Number(process.env.OTEL_BSP_SCHEDULE_DELAY) || 5_000 })],
+  });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+}
+
+/** Sends what is buffered and stops (at shutdown; spans still open are lost, as with any SDK). */
+export async function stopTracing(): Promise<void> {
+  const p = provider;
+  provider = undefined;
+  await p?.shutdown().catch(() => undefined);
+}
+
+/** The active span's ids, for a log line: undefined when tracing is off or nothing is traced here. */
+export function activeTraceIds(ctx: Context = context.active()): { traceId: string; spanId: string } | undefined {
+  const span = trace.getSpanContext(ctx);
+  return span && trace.isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : undefined;
+}
+
+/** `traceparent` (and `tracestate`) for a call out of this process, from the active span: {} when there is none. */
+export function traceHeaders(ctx: Context = context.active()): Record<string, string> {
+  if (!tracingOn) return {};
+  const headers: Record<string, string> = {};
+  propagation.inject(ctx, headers);
+  return headers;
+}
+
+/** The context a carrier of W3C headers (a request's, a job's) names as its parent. */
+export function contextFrom(carrier: Record<string, unknown>): Context {
+  return propagation.extract(ROOT_CONTEXT, carrier, {
+    keys: (c) => Object.keys(c),
+    get: (c, key) => {
+      const v = c[key];
+      return typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+    },
+  });
+}
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  /** Spans of other traces this one follows from (a job's run from the upload that queued it). */
+  links?: Link[];
+  /** A trace of its own rather than a child of the active span. */
+  root?: boolean;
+}
+
+/** A link to the span a `traceparent` names (none when it names none). */
+export function linkTo(traceparent: string | undefined): Link[] {
+  const span = traceparent ? trace.getSpanContext(contextFrom({ traceparent })) : undefined;
+  return span && trace.isSpanContextValid(span) ? [{ context: span }] : [];
+}
+
+/**
+ * Runs `fn` in a span named `name` (a child of the active one), ended when `fn` settles; a throw marks it an error.
+ * With tracing off it is `fn()` and nothing else.
+ */
+export function inSpan<T>(name: string, attributes: Attributes, fn: (span?: Span) => T, opts: SpanOptions = {}): T {
+  if (!tracingOn) return fn();
+  const parent = opts.root ? ROOT_CONTEXT : context.active();
+  const span = tracer().startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes, links: opts.links }, parent);
+  const fail = (err: unknown) => {
+    span.recordException(err instanceof Error ? err : String(err));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : undefined });
+  };
+  let result: T;
+  try {
+    result = context.with(trace.setSpan(parent, span), fn, undefined, span);
+  } catch (err) {
+    fail(err);
+    span.end();
+    throw err;
+  }
+  if (result && typeof (result as { then?: unknown }).then === 'function') {
+    return (result as unknown as Promise<unknown>).then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (err: unknown) => {
+        fail(err);
+        span.end();
+        throw err;
+      },
+    ) as T;
+  }
+  span.end();
+  return result;
+}
+
+/**
+ * A port (a store, a search index, a client) whose every method call is a span `${prefix}.${method}`: how a request's
+ * trace reaches its storage without each adapter knowing. The same object, untouched, when tracing is off. Methods run
+ * on the object itself (not the proxy), so private fields keep working.
+ */
+export function traced<T extends object>(port: T, prefix: string, kind: SpanKind = SpanKind.CLIENT): T {
+  if (!tracingOn) return port;
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(port, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function' || typeof key === 'symbol' || key === 'constructor') return value;
+      let fn = wrapped.get(key);
+      if (!fn) {
+        const method = value as (...args: unknown[]) => unknown;
+        fn = (...args: unknown[]) => {
+          // Only inside a traced request or job: a port's calls from timers and start-up make no root spans of their own.
+          if (!trace.getSpan(context.active())) return method.apply(target, args);
+          return inSpan(`${prefix}.${key}`, {}, () => method.apply(target, args), { kind });
+        };
+        wrapped.set(key, fn);
+      }
+      return fn;
+    },
+  });
+}
+
+type RoutedRequest = IncomingMessage & { id?: string; route?: { path?: unknown }; baseUrl?: string };
+
+const traceOf = Symbol('traceIds');
+const contextOf = Symbol('traceContext');
+
+/** The trace and span ids of the request's server span, for its log lines (the request log, req.log). */
+export function requestTraceIds(req: object): { traceId: string; spanId: string } | undefined {
+  return (req as { [traceOf]?: { traceId: string; spanId: string } })[traceOf];
+}
+
+/** The context of the request's server span (the active one may be another's by the time an event fires). */
+export function requestTraceContext(req: object): Context {
+  return (req as { [contextOf]?: Context })[contextOf] ?? context.active();
+}
+
+/**
+ * A server span per request, a child of the caller's `traceparent` (the gateway's span, or a browser's), named by
+ * the route template once the router has matched (`GET /api/products/:id`), with the request id as an attribute.
+ * Mounted by createServiceApp only when tracing is on.
+ */
+export function traceRequests(service: string): RequestHandler {
+  return (req, res, next) => {
+    if (req.path === '/metrics' || req.path === '/healthz' || req.path === '/readyz') return next();
+    const r = req as unknown as RoutedRequest;
+    const parent = contextFrom(req.headers);
+    const span = tracer().startSpan(
+      `${req.method} request`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': req.method, 'forgeline.service': service, 'forgeline.request_id': r.id ?? '' },
+      },
+      parent,
+    );
+    const ids = span.spanContext();
+    (req as { [traceOf]?: unknown })[traceOf] = { traceId: ids.traceId, spanId: ids.spanId };
+    res.once('close', () => {
+      const route = expressRoute(r, res);
+      span.updateName(`${req.method} ${route}`);
+      span.setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (!res.writableFinished) span.setAttribute('forgeline.aborted', true);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+    const ctx = trace.setSpan(parent, span);
+    (req as { [contextOf]?: Context })[contextOf] = ctx;
+    context.with(ctx, next);
+  };
+}
+
+/**
+ * A request answered outside Express (the gateway's edge cache): a server span of its own, started and ended at once,
+ * a child of the caller's traceparent. Its ids for the log line; undefined when tracing is off.
+ */
+export function answeredSpan(
+  req: IncomingMessage,
+  route: string,
+  attributes: Attributes,
+): { trace_id: string; span_id: string } | undefined {
+  if (!tracingOn) return undefined;
+  const span = tracer().startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? 'GET', 'http.route': route, ...attributes } }, contextFrom(req.headers));
+  span.end();
+  const ids = span.spanContext();
+  return { trace_id: ids.traceId, span_id: ids.spanId };
+}
