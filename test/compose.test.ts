@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { parse } from 'yaml';
 import { ConfigError, PUBLISHED_SECRETS, loadConfig, secretProblem } from '@forgeline/service-kit/config';
 import { compose, composeReferences, envExample, envOf, exampleEnvOf, operatorVars, root } from './harness.ts';
 
@@ -30,6 +31,8 @@ const NODE_SERVICES: Record<string, { config: string; production: string[]; oneS
   gateway: { config: 'gateway/src/config.ts', production: ['CATALOG_URL', 'QUOTES_URL', 'AUTH_URL', 'MEDIA_URL', 'PUBLIC_URL'] },
 };
 const BACKING = ['mongo', 'meilisearch', 'redis', 'minio', 'mailpit'];
+/** The observability profile (#37): what operators watch it with. */
+const OBSERVABILITY = ['prometheus', 'grafana'];
 /** The secrets the services check in production (productionSecrets in each config), by the name they read. */
 const SERVICE_SECRETS = ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', 'S3_SECRET_KEY'];
 /** Compose's variables that must come from the operator's .env: the secrets, MinIO's root user, the mail relay. */
@@ -72,7 +75,7 @@ function stagesOf(dockerfile: string): string[] {
 describe('docker-compose.yml', () => {
   it('runs the backing servers, every service and nginx', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      [...BACKING, ...Object.keys(NODE_SERVICES), 'web'].sort(),
+      [...BACKING, ...OBSERVABILITY, ...Object.keys(NODE_SERVICES), 'web'].sort(),
     );
   });
 
@@ -211,10 +214,40 @@ describe('docker-compose.yml', () => {
     expect(worker.build?.args?.ENTRY).toBe(api.build?.args?.ENTRY);
   });
 
-  it('publishes only nginx and the mail UI, the mail UI on loopback only', () => {
+  it('publishes only nginx, and the mail, metrics and dashboard UIs on loopback only', () => {
     const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([n]) => n);
-    expect(published.sort()).toEqual(['mailpit', 'web']);
-    for (const port of compose.services.mailpit!.ports!) expect(port, 'mailpit: host address').toMatch(/^127\.0\.0\.1:/);
+    expect(published.sort()).toEqual(['grafana', 'mailpit', 'prometheus', 'web']);
+    for (const name of ['mailpit', ...OBSERVABILITY]) {
+      for (const port of compose.services[name]!.ports!) expect(port, `${name}: host address`).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('runs Prometheus and Grafana only in the observability profile, on the files of infra/observability', () => {
+    for (const name of OBSERVABILITY) expect(compose.services[name]!.profiles, name).toEqual(['observability']);
+    for (const [name, svc] of Object.entries(compose.services)) {
+      if (OBSERVABILITY.includes(name)) continue;
+      expect(Object.keys(svc.depends_on ?? {}).filter((d) => OBSERVABILITY.includes(d)), `${name} needs no observability`).toEqual([]);
+    }
+    const mounts = (name: string) =>
+      Object.fromEntries((compose.services[name]!.volumes ?? []).filter((v) => v.startsWith('./')).map((v) => [v.split(':')[1]!, path.join(root, v.split(':')[0]!)]));
+    // Prometheus reads compose's scrape config, whose rule files sit beside it in the same mount.
+    const prom = mounts('prometheus');
+    const configArg = JSON.stringify(compose.services.prometheus!.command).match(/--config\.file=([^"]+)/)![1]!;
+    const configDir = prom[path.dirname(configArg)]!;
+    expect(configDir, 'the config folder is mounted').toBeTruthy();
+    const config = parse(fs.readFileSync(path.join(configDir, path.basename(configArg)), 'utf8')) as { rule_files: string[]; scrape_configs: { job_name: string }[] };
+    for (const rules of config.rule_files) expect(fs.existsSync(path.join(configDir, rules)), rules).toBe(true);
+    expect(config.scrape_configs.map((j) => j.job_name).sort()).toEqual(['auth', 'catalog', 'gateway', 'media-api', 'media-worker', 'quotes']);
+    // Grafana: a datasource at compose's prometheus, and the dashboards folder where the provider looks.
+    const grafana = mounts('grafana');
+    for (const [target, source] of Object.entries(grafana)) expect(fs.existsSync(source), `${source} -> ${target}`).toBe(true);
+    const datasources = parse(fs.readFileSync(grafana['/etc/grafana/provisioning/datasources/forgeline.yml']!, 'utf8')) as { datasources: { type: string; url: string }[] };
+    expect(datasources.datasources[0]).toMatchObject({ type: 'prometheus', url: `http://prometheus:${compose.services.prometheus!.ports![0]!.split(':').at(-1)}` });
+    const providers = parse(fs.readFileSync(grafana['/etc/grafana/provisioning/dashboards/forgeline.yml']!, 'utf8')) as { providers: { options: { path: string } }[] };
+    const dashboards = grafana[providers.providers[0]!.options.path]!;
+    expect(fs.readdirSync(dashboards).filter((f) => f.endsWith('.json')).sort()).toEqual(['buyers.json', 'media.json', 'replicas.json', 'staff.json']);
+    const home = compose.services.grafana!.environment as Record<string, string>;
+    expect(fs.existsSync(path.join(dashboards, path.basename(home.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH!)))).toBe(true);
   });
 
   it('runs the mail catcher only in the dev profile, and nothing of the default profile needs it', () => {

@@ -1,0 +1,14 @@
+import { generateProducts } from '../services/catalog/src/seed/generate.ts';
+import { buildRelevanceSet } from '../services/catalog/src/seed/relevance-set.ts';
+import { startStack } from '../scripts/lib/stack.ts';
+import { startOtlpReceiver } from '../packages/test-support/src/otlp-receiver.ts';
+const queries = buildRelevanceSet([...generateProducts({ count: 20_000 })], { targets: 80 }).map((q) => q.q);
+const rec = await startOtlpReceiver();
+const stack = await startStack({ dataDir: '/work/main/data/bench-500k', port: 0, quiet: true, env: { LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: rec.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200' } });
+for (const q of queries.slice(0, 50)) await (await fetch(`${stack.url}/api/products?search=${encodeURIComponent(q)}&limit=10&r=${Math.random()}`)).arrayBuffer();
+await new Promise((r) => setTimeout(r, 2000));
+const byName = new Map<string, number>();
+for (const s of rec.spans) byName.set(`${s.service} ${s.name}`, (byName.get(`${s.service} ${s.name}`) ?? 0) + 1);
+console.log([...byName].sort((a, b) => b[1] - a[1]));
+console.log('total', rec.spans.length);
+await stack.stop(); await rec.close();
