@@ -1,15 +1,17 @@
 /**
- * What the metrics and the traces cost search (issue 37) at 500,000 parts (BENCH_OBS_PRODUCTS), on the shared seeded
- * catalogue: the header search through the gateway at 50 connections (BENCH_OBS_CONNECTIONS), every request distinct
- * (an ignored `r`, so no cache answers), gzip, in three modes, a stack each, their order rotated over five rounds (BENCH_OBS_ROUNDS) so
- * the machine's drift falls on all: off (METRICS=off, no OTEL_EXPORTER_OTLP_ENDPOINT), metrics (RED on, as shipped),
- * and metrics + traces (every request traced, exported over OTLP/HTTP to a receiver in a process of its own on this
- * machine, which reads and drops what it gets, as a collector's front would). Prometheus scraping is mimicked by a
- * scrape of the gateway's and the catalog's /metrics each second. The goal: < 5 % on p95 and throughput against off.
- * CPU per search (the stack's processes and the receiver, from /proc) is reported too: this machine moves throughput
- * by 10-15 % from one run to the next, CPU per search less.
+ * What the metrics and the traces cost search (issue 37) at 500,000 parts (BENCH_OBS_PRODUCTS): the header search
+ * through the gateway at 50 connections (BENCH_OBS_CONNECTIONS), every request distinct (an ignored `r`, so no cache
+ * answers), gzip, in three modes: off (METRICS=off, no OTEL_EXPORTER_OTLP_ENDPOINT), metrics (RED on, as shipped), and
+ * metrics + traces (every request traced, exported over OTLP/HTTP to a receiver in a process of its own that reads and
+ * drops what it gets, as a collector's front would). The three stacks run at the same time, each on its own copy of
+ * the seeded catalogue, and take their load together for BENCH_OBS_ROUNDS (5) rounds of BENCH_OBS_SECONDS (15): run one
+ * after another, minutes apart, the same mode moved 15-35 % on this 2-core machine and the comparison said nothing.
+ * Prometheus scraping is mimicked by a scrape of each gateway's and catalog's /metrics every second. Reported: req/s,
+ * latency and the CPU the stack's processes (and, with traces, the receiver) spent per search, from /proc; each mode
+ * against off, paired by round. The goal: < 5 %.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { generateProducts } from '../../services/catalog/src/seed/generate.ts';
 import { buildRelevanceSet } from '../../services/catalog/src/seed/relevance-set.ts';
 import { startStack } from '../lib/stack.ts';
@@ -49,31 +51,44 @@ type Mode = (typeof MODES)[number];
 const envOf = (mode: Mode): Record<string, string> =>
   mode === 'off' ? { METRICS: 'off' } : mode === 'metrics' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: otlp };
 const rows: { mode: Mode; round: number; load: LoadResult; cpuMs: number }[] = [];
-for (let round = 0; round < rounds; round++) {
-  for (const mode of [...MODES.slice(round % 3), ...MODES.slice(0, round % 3)]) {
-    const stack = await startStack({ dataDir, port: 0, quiet: true, env: { LOG_LEVEL: 'warn', ...envOf(mode) } });
-    const scraping = setInterval(() => {
-      for (const url of [stack.metricsUrl, stack.serviceUrls.catalog!]) void fetch(`${url}/metrics`).then((r) => r.arrayBuffer()).catch(() => undefined);
-    }, 1_000);
-    try {
-      await runLoad({ url: stack.url, connections, seconds: 5, nextPath: nextSearch, headers }); // warm
-      // CPU the stack's processes (and the receiver) spent per search: what the traces cost, apart from the
-      // machine's noise, which moves throughput by 10-15 % from run to run on two shared cores.
-      const pids = [...stack.processes().map((p) => p.pid!), receiver.pid!];
-      const cpu = () => pids.reduce((sum, pid) => sum + (processCpu(pid)?.seconds ?? 0), 0);
-      const before = cpu();
-      const load = await runLoad({ url: stack.url, connections, seconds, nextPath: nextSearch, headers });
-      rows.push({ mode, round, load, cpuMs: ((cpu() - before) * 1000) / load.requests });
-    } finally {
-      clearInterval(scraping);
-      await stack.stop();
+// The three stacks run at once, each on its own copy of the catalogue, and take their load at the same time: the
+// machine's drift (which moved one mode's throughput by 15-35 % between runs minutes apart) falls on all three alike,
+// and CPU per search compares like with like ("vs off, same run"). Each gets `connections` of its own.
+const stacks = await Promise.all(
+  MODES.map(async (mode, i) => {
+    const dir = i === 0 ? dataDir : `${dataDir}-obs-${i}`;
+    if (i > 0) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.cpSync(dataDir, dir, { recursive: true });
     }
+    const stack = await startStack({ dataDir: dir, port: 0, quiet: true, env: { LOG_LEVEL: 'warn', ...envOf(mode) } });
+    return { mode, dir, stack };
+  }),
+);
+const scraping = setInterval(() => {
+  for (const { stack } of stacks) {
+    for (const url of [stack.metricsUrl, stack.serviceUrls.catalog!]) void fetch(`${url}/metrics`).then((r) => r.arrayBuffer()).catch(() => undefined);
   }
+}, 1_000);
+try {
+  await Promise.all(stacks.map(({ stack }) => runLoad({ url: stack.url, connections, seconds: 5, nextPath: nextSearch, headers }))); // warm
+  for (let round = 0; round < rounds; round++) {
+    // CPU the stack's processes (and, with traces, the receiver) spent per search, from /proc.
+    const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (processCpu(pid)?.seconds ?? 0), 0);
+    const pidsOf = (s: (typeof stacks)[number]) => [...s.stack.processes().map((p) => p.pid!), ...(s.mode === 'metrics + traces' ? [receiver.pid!] : [])];
+    const before = stacks.map((s) => cpuOf(pidsOf(s)));
+    const loads = await Promise.all(stacks.map(({ stack }) => runLoad({ url: stack.url, connections, seconds, nextPath: nextSearch, headers })));
+    stacks.forEach((s, i) => rows.push({ mode: s.mode, round, load: loads[i]!, cpuMs: ((cpuOf(pidsOf(s)) - before[i]!) * 1000) / loads[i]!.requests }));
+  }
+} finally {
+  clearInterval(scraping);
+  await Promise.all(stacks.map(({ stack }) => stack.stop()));
+  for (const s of stacks.slice(1)) fs.rmSync(s.dir, { recursive: true, force: true });
 }
 
 receiver.kill();
 
-console.log(`Search with metrics and traces on and off, ${products.toLocaleString('en-US')} parts, ${connections} connections, ${seconds} s a run, load ${machineLoad()}\n`);
+console.log(`Search with metrics and traces on and off, three stacks at once, ${products.toLocaleString('en-US')} parts, ${connections} connections each, ${rounds} rounds of ${seconds} s, load ${machineLoad()}\n`);
 console.log('| mode | searches | req/s | p50 ms | p95 ms | p99 ms | CPU ms per search | non-200 |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
@@ -82,7 +97,7 @@ for (const r of rows) {
 const median = (mode: Mode, f: (l: LoadResult) => number) => medianOf(rows.filter((r) => r.mode === mode).map((r) => f(r.load)));
 const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cpuOf = (mode: Mode) => medianOf(rows.filter((r) => r.mode === mode).map((r) => r.cpuMs));
-// Paired within each round (the runs minutes apart, so the machine's drift is mostly shared), then the median.
+// Paired within each round (the three ran at the same time), then the median.
 const paired = (mode: Mode, f: (r: (typeof rows)[number]) => number) =>
   medianOf(
     Array.from({ length: rounds }, (_, round) => {
