@@ -48,8 +48,11 @@ const otlp = `http://127.0.0.1:${receiverPort}`;
 
 const MODES = ['off', 'metrics', 'metrics + traces'] as const;
 type Mode = (typeof MODES)[number];
+/** BENCH_OBS_SAMPLE (0-1): the share of requests the traces mode records (its sampler's ratio); default all. */
+const sample = process.env.BENCH_OBS_SAMPLE;
+const sampler: Record<string, string> = sample ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: sample } : {};
 const envOf = (mode: Mode): Record<string, string> =>
-  mode === 'off' ? { METRICS: 'off' } : mode === 'metrics' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: otlp };
+  mode === 'off' ? { METRICS: 'off' } : mode === 'metrics' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, ...sampler };
 const rows: { mode: Mode; round: number; load: LoadResult; cpuMs: number }[] = [];
 // The three stacks run at once, each on its own copy of the catalogue, and take their load at the same time: the
 // machine's drift (which moved one mode's throughput by 15-35 % between runs minutes apart) falls on all three alike,
@@ -88,7 +91,7 @@ try {
 
 receiver.kill();
 
-console.log(`Search with metrics and traces on and off, three stacks at once, ${products.toLocaleString('en-US')} parts, ${connections} connections each, ${rounds} rounds of ${seconds} s, load ${machineLoad()}\n`);
+console.log(`Search with metrics and traces (${sample ? `${Number(sample) * 100} % of requests recorded` : 'every request recorded'}) on and off, three stacks at once, ${products.toLocaleString('en-US')} parts, ${connections} connections each, ${rounds} rounds of ${seconds} s, load ${machineLoad()}\n`);
 console.log('| mode | searches | req/s | p50 ms | p95 ms | p99 ms | CPU ms per search | non-200 |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
