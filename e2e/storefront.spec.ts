@@ -317,6 +317,9 @@ test('full search results page through ?page= and keep the search', async ({ pag
   const nav = page.getByRole('navigation', { name: 'Search results pagination' });
   await nav.getByRole('link', { name: 'Page 2' }).click();
   await expect(page).toHaveURL(/\?search=filter&page=2$/);
+  // The address changes before page 2's results (and their pagination) replace page 1's: a click on "Next" meanwhile
+  // is page 1's Next, to page 2 again (CI caught it once). Wait for the pagination of page 2.
+  await expect(nav.getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
   await nav.getByRole('link', { name: /Next/ }).click();
   await expect(page).toHaveURL(/\?search=filter&page=3$/);
   await expect(nav.getByRole('link', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
