@@ -68,8 +68,8 @@ export function startTracing(service: string): void {
     // The OTEL_BSP_* variables as the spec names them (this SDK version reads none for the processor), with smaller
     // defaults than the spec's 5 s and 512: spans held that long outlive two young-generation collections and are
     // promoted, and in a catalog whose heap holds a 500,000-part index, old-generation growth costs full collections.
-    // Sent within 200 ms or 64 at a time they die young: tracing cost a search +24 % CPU with the spec's defaults, +3 %
-    // with these (npm run bench -- observability, docs/performance.md).
+    // Sent within 200 ms or 64 at a time they die younger (with the spec's defaults, recording cost the catalog +24 % CPU
+    // a search in one run). What tracing still costs, mostly carrying the context: docs/performance.md.
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter(),
