@@ -21,6 +21,7 @@ import type { JobHandlers, JobQueue } from '../services/media/src/ports.ts';
 import type { ProcessSkuResult } from '../services/media/src/jobs.ts';
 import { watchQueue } from '../services/media/src/metrics.ts';
 import { registry } from '@forgeline/service-kit/metrics';
+import { parsePrometheusText, seriesOf } from '@forgeline/test-support/prometheus-text';
 import { secretProblem } from '@forgeline/service-kit/config';
 import { compose, envOf, exampleEnvOf, readEnvFile, root } from './harness.ts';
 import { crdSchemas, kubernetesSchemas, schemaFileName } from '../scripts/k8s-schemas.ts';
@@ -710,11 +711,6 @@ const redis = await startRedis();
 const scalerSkip = 'skip' in redis ? redis.skip : fs.existsSync(PROMTOOL) ? undefined : `promtool not found at ${PROMTOOL} (Debian's prometheus package)`;
 if (scalerSkip) console.warn(`[k8s] the scaler's metric check skipped: ${scalerSkip}`);
 
-/** The samples of one metric in a Prometheus text exposition, by their labels. */
-function samplesOf(text: string, metric: string): { labels: string; value: number }[] {
-  return [...text.matchAll(new RegExp(`^${metric}(\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((m) => ({ labels: m[1] ?? '{}', value: Number(m[2]) }));
-}
-
 describe.skipIf(scalerSkip)(`the metric the ScaledObject scales on${scalerSkip ? ` (skipped: ${scalerSkip})` : ''}`, () => {
   const running = redis as RunningRedis;
   let queue: JobQueue;
@@ -732,9 +728,9 @@ describe.skipIf(scalerSkip)(`the metric the ScaledObject scales on${scalerSkip ?
 
   /** KEDA's query over what two media processes (an API and a worker, each reporting the one queue) serve now. */
   async function scalerReads(): Promise<{ served: number; promtool: { status: number | null; out: string } }> {
-    const waiting = samplesOf(await registry.metrics(), 'media_queue_jobs').find((x) => x.labels.includes('state="waiting"'));
+    const waiting = parsePrometheusText(await registry.metrics()).find((x) => x.name === 'media_queue_jobs' && x.labels.state === 'waiting');
     if (!waiting) throw new Error('the media process serves no media_queue_jobs{state="waiting"}');
-    const series = (instance: string) => `media_queue_jobs${waiting.labels.replace(/\}$/, `${waiting.labels === '{}' ? '' : ','}instance="${instance}",job="media"}`)}`;
+    const series = (instance: string) => seriesOf(waiting.name, { ...waiting.labels, instance, job: 'media' });
     const file = path.join(tmp, 'scaler-test.yml');
     // promtool's own PromQL evaluation, as Prometheus answers KEDA: the expected value is what the process served.
     fs.writeFileSync(

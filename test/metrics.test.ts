@@ -6,21 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@forgeline/test-support/net';
+import { parsePrometheusText } from '@forgeline/test-support/prometheus-text';
 import { startStack, type Stack } from '../scripts/lib/stack.ts';
 
-/** The samples of a Prometheus text exposition: name{labels} value. */
-function samples(text: string): { name: string; labels: Record<string, string>; value: number }[] {
-  const out: { name: string; labels: Record<string, string>; value: number }[] = [];
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
-    if (!m) throw new Error(`not Prometheus text: ${line}`);
-    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
-    out.push({ name: m[1]!, labels, value: Number(m[3]) });
-  }
-  return out;
-}
-
+const samples = parsePrometheusText;
 const sum = (xs: { value: number }[]) => xs.reduce((n, x) => n + x.value, 0);
 
 describe('metrics on every process (#37)', () => {

@@ -55,7 +55,11 @@ export function startTracing(service: string): void {
   if (!tracingOn || provider) return;
   for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) {
     const value = process.env[name];
-    if (value && !URL.canParse(value)) throw new Error(`${name} must be a URL such as http://otel-collector:4318, got "${value.slice(0, 100)}"`);
+    // "otel-collector:4318" parses as a URL of scheme otel-collector: only http(s) is an OTLP/HTTP endpoint.
+    const protocol = value && URL.canParse(value) ? new URL(value).protocol : undefined;
+    if (value && protocol !== 'http:' && protocol !== 'https:') {
+      throw new Error(`${name} must be an http(s) URL such as http://otel-collector:4318, got "${value.slice(0, 100)}"`);
+    }
   }
   provider = new TracerProvider({
     sampler: samplerFromEnv(),
