@@ -197,7 +197,8 @@ if (missing) {
         quiet: true,
         scrapeIntervalSeconds: 1,
         // What compose fills ${ADMIN_EMAILS:-...}, ${LOG_LEVEL:-info} and ${OTEL_EXPORTER_OTLP_ENDPOINT:-} from.
-        variables: { ...process.env, ADMIN_EMAILS: ADMINS.join(','), LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint },
+        // Every request traced (compose's default is one in ten), so the one search looked for is.
+        variables: { ...process.env, ADMIN_EMAILS: ADMINS.join(','), LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint, OTEL_TRACES_SAMPLER_ARG: '1' },
       });
       edge = cluster.edge;
       const page = await call<ListResponse>(`${edge}/api/catalog/products?limit=48&offset=100`);

@@ -40,7 +40,8 @@ const REQUIRED_VARIABLES = ['SERVICE_TOKEN', 'OTP_SECRET', 'MEILI_MASTER_KEY', '
 /** An environment key that holds a secret (as packages/service-kit/src/config.ts keeps them out of messages). */
 const SECRET_KEY = /(TOKEN|SECRET|PASSWORD|_KEY|ROOT_USER)$/;
 /** Read by service-kit itself rather than a service schema. */
-const KIT_ENV = ['HOST', 'OTEL_EXPORTER_OTLP_ENDPOINT']; // the second read by service-kit/tracing.ts, as OpenTelemetry's SDKs do
+// The OTEL_* read by service-kit/tracing.ts, as OpenTelemetry's SDKs do.
+const KIT_ENV = ['HOST', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG'];
 
 async function schemaOf(file: string): Promise<z.ZodObject> {
   const mod = (await import(path.join(root, file))) as Record<string, unknown>;

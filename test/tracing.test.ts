@@ -120,3 +120,65 @@ describe('traces over OTLP (#37)', () => {
     expect(receiver.refused).toEqual([]);
   });
 });
+
+/**
+ * Sampling as compose and k8s ship it (one request in ten; here none, so each draw is known): the gateway draws for
+ * the public and does not obey a visitor's "sampled" flag, the services behind it follow their caller's choice, and a
+ * request not drawn records nothing in any process (its ports' calls neither), while its trace id is still passed on.
+ */
+describe('traces sampled at the edge (#37)', () => {
+  const tmp = tempDir('forgeline-sampling-');
+  let receiver: OtlpReceiver;
+  let stack: Stack;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    stack = await startStack({
+      dataDir: tmp.dir,
+      port: 0,
+      seedProducts: 50,
+      log: (line) => logs.push(line),
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0',
+        LOG_LEVEL: 'info',
+      },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+    tmp.remove();
+  });
+
+  it("records what the edge draws, not what a visitor's traceparent asks; a service follows the gateway's choice", async () => {
+    const visitorTrace = 'c'.repeat(30) + '01';
+    const viaGateway = await fetch(`${stack.url}/api/products?search=filter&limit=3&r=sampling-1`, {
+      headers: { traceparent: `00-${visitorTrace}-${'d'.repeat(16)}-01`, 'x-request-id': 'sampling-visitor' },
+    });
+    expect(viaGateway.status).toBe(200);
+    // Not recorded, but the trace goes on: the catalog's request log names the visitor's trace id.
+    await eventually("the catalog's log line of the visitor's search", () =>
+      logs.some((l) => l.startsWith('[catalog') && l.includes('r=sampling-1') && l.includes(`trace_id=${visitorTrace}`)) || undefined,
+    );
+
+    // A caller inside (as the gateway is to the catalog) that records its request: the catalog records its part too.
+    const insideTrace = 'e'.repeat(30) + '02';
+    const direct = await fetch(`${stack.serviceUrls.catalog}/api/products?search=filter&limit=3&r=sampling-2`, {
+      headers: { traceparent: `00-${insideTrace}-${'f'.repeat(16)}-01`, 'x-request-id': 'sampling-inside' },
+    });
+    expect(direct.status).toBe(200);
+    const recorded = await eventually("the catalog's span of the sampled call", () =>
+      receiver.spans.find((s) => s.service === 'catalog' && s.kind === SERVER && s.traceId === insideTrace),
+    );
+    await eventually('its search engine span', () => receiver.spans.find((s) => s.traceId === insideTrace && s.name.startsWith('search.embedded.')));
+    expect(recorded.parentSpanId).toBe('f'.repeat(16));
+    // The catalog exports its spans in the order they end: the visitor's search ended first, so had any of its spans
+    // (the gateway's draw passed on as "not sampled") been recorded, it would be here by now.
+    expect(receiver.spans.filter((s) => s.traceId === visitorTrace)).toEqual([]);
+    expect(receiver.spans.filter((s) => s.service === 'gateway')).toEqual([]);
+  });
+});

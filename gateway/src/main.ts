@@ -85,4 +85,4 @@ runMain('gateway', async () => {
       await Promise.all(Object.values(pools).map((pool) => pool.close()));
     },
   });
-});
+}, { publicEdge: true });

@@ -84,10 +84,13 @@ export async function serve(
   return { server, port, close };
 }
 
-/** Run a service's main: a start failure (bad config, port taken) prints one clear line and exits 1. */
-export function runMain(name: string, main: () => Promise<unknown>): void {
+/**
+ * Run a service's main: a start failure (bad config, port taken) prints one clear line and exits 1. `publicEdge`: the
+ * process the public calls (the gateway), whose callers' trace flags are not obeyed (tracing.ts, samplerFromEnv).
+ */
+export function runMain(name: string, main: () => Promise<unknown>, opts: { publicEdge?: boolean } = {}): void {
   Promise.resolve()
-    .then(() => startTracing(name))
+    .then(() => startTracing(name, opts))
     .then(main)
     .catch((err: unknown) => {
       process.stderr.write(`[${name}] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);

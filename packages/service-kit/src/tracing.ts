@@ -20,6 +20,8 @@ import {
   type Context,
   type Link,
   type Span,
+  type TextMapGetter,
+  type Tracer,
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -44,14 +46,16 @@ export type { Span };
 export const tracingOn = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 
 const TRACER = 'forgeline';
-const tracer = () => trace.getTracer(TRACER);
 let provider: TracerProvider | undefined;
+/** The SDK's tracer once started (asked of the API's global provider on every span, it is a lookup by name each time). */
+let sdkTracer: Tracer | undefined;
+const tracer = (): Tracer => sdkTracer ?? trace.getTracer(TRACER);
 
 /**
  * Registers the SDK for this process, named `service` (the resource's service.name; OTEL_SERVICE_NAME wins, as the
  * SDKs do). Called by runMain before the service's main; does nothing when tracing is off or was started already.
  */
-export function startTracing(service: string): void {
+export function startTracing(service: string, opts: { publicEdge?: boolean } = {}): void {
   if (!tracingOn || provider) return;
   for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) {
     const value = process.env[name];
@@ -62,7 +66,7 @@ export function startTracing(service: string): void {
     }
   }
   provider = new TracerProvider({
-    sampler: samplerFromEnv(),
+    sampler: samplerFromEnv(opts.publicEdge ?? false),
     resource: resourceFromAttributes({
       'service.name': process.env.OTEL_SERVICE_NAME || service,
       'service.namespace': 'forgeline',
@@ -86,14 +90,17 @@ export function startTracing(service: string): void {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  sdkTracer = provider.getTracer(TRACER);
 }
 
 /**
  * OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG as the specification names them (this SDK version does not read
- * them itself): default parentbased_always_on, every request traced; parentbased_traceidratio with a ratio (0.1)
- * traces that share of the requests that come without a sampled caller, and what a sampled caller asks for.
+ * them itself): default parentbased_always_on, every request traced; parentbased_traceidratio with a ratio (0.1, as
+ * compose and the k8s manifests ship) traces that share of the requests, and a service follows its caller's choice.
+ * At the public edge (the gateway) the caller is anyone: its traceparent's trace id is continued, but whether the
+ * request is recorded is the edge's own draw, or a visitor could have every request recorded at the system's cost.
  */
-function samplerFromEnv(): Sampler {
+function samplerFromEnv(publicEdge: boolean): Sampler {
   const name = process.env.OTEL_TRACES_SAMPLER || 'parentbased_always_on';
   const arg = process.env.OTEL_TRACES_SAMPLER_ARG;
   const ratio = arg === undefined || arg === '' ? 1 : Number(arg);
@@ -105,13 +112,15 @@ function samplerFromEnv(): Sampler {
   };
   const root = roots[name.replace(/^parentbased_/, '')];
   if (!root) throw new Error(`OTEL_TRACES_SAMPLER must be one of ${Object.keys(roots).flatMap((r) => [r, `parentbased_${r}`]).join(', ')}; got "${name}"`);
-  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: root() }) : root();
+  if (!name.startsWith('parentbased_')) return root();
+  return publicEdge ? new ParentBasedSampler({ root: root(), remoteParentSampled: root(), remoteParentNotSampled: root() }) : new ParentBasedSampler({ root: root() });
 }
 
 /** Sends what is buffered and stops (at shutdown; spans still open are lost, as with any SDK). */
 export async function stopTracing(): Promise<void> {
   const p = provider;
   provider = undefined;
+  sdkTracer = undefined;
   await p?.shutdown().catch(() => undefined);
 }
 
@@ -131,14 +140,17 @@ export function traceHeaders(ctx: Context = context.active()): Record<string, st
 
 /** The context a carrier of W3C headers (a request's, a job's) names as its parent. */
 export function contextFrom(carrier: Record<string, unknown>): Context {
-  return propagation.extract(ROOT_CONTEXT, carrier, {
-    keys: (c) => Object.keys(c),
-    get: (c, key) => {
-      const v = c[key];
-      return typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
-    },
-  });
+  return propagation.extract(ROOT_CONTEXT, carrier, headerGetter);
 }
+
+/** Made once: an object literal of functions made per call is a closure each (and tsx names each: keepNames). */
+const headerGetter: TextMapGetter<Record<string, unknown>> = {
+  keys: (c) => Object.keys(c),
+  get: (c, key) => {
+    const v = c[key];
+    return typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+  },
+};
 
 export interface SpanOptions {
   kind?: SpanKind;
@@ -169,6 +181,11 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: (span?: Span
     endFailed(span, err);
     throw err;
   }
+  return endWhenSettled(span, result);
+}
+
+/** Ends `span` when `result` settles (at once when it is no promise); a rejection or throw marks it an error. */
+function endWhenSettled<T>(span: Span, result: T): T {
   if (result && typeof (result as { then?: unknown }).then === 'function') {
     return (result as unknown as Promise<unknown>).then(
       (value) => {
@@ -207,16 +224,35 @@ export function traced<T extends object>(port: T, prefix: string, kind: SpanKind
       let fn = wrapped.get(key);
       if (!fn) {
         const method = value as (...args: unknown[]) => unknown;
+        const name = `${prefix}.${key}`;
         fn = (...args: unknown[]) => {
-          // Only inside a traced request or job: a port's calls from timers and start-up make no root spans of their own.
-          if (!trace.getSpan(context.active())) return method.apply(target, args);
-          return inSpan(`${prefix}.${key}`, {}, () => method.apply(target, args), { kind });
+          const parent = context.active();
+          // Only inside a request or job being recorded: a port's calls from timers and start-up make no root spans of
+          // their own, and under a span not sampled a child would be dropped anyway (the sampler follows the parent).
+          if (!trace.getSpan(parent)?.isRecording()) return method.apply(target, args);
+          return leafSpan(name, kind, parent, method, target, args);
         };
         wrapped.set(key, fn);
       }
       return fn;
     },
   });
+}
+
+/**
+ * A port's call as a span of `parent`, without making it the active context: a port's method makes no spans of its
+ * own (it is where a trace ends), so entering a context for it would cost every call and tell nothing more.
+ */
+function leafSpan(name: string, kind: SpanKind, parent: Context, method: (...args: unknown[]) => unknown, target: object, args: unknown[]): unknown {
+  const span = tracer().startSpan(name, { kind }, parent);
+  let result: unknown;
+  try {
+    result = method.apply(target, args);
+  } catch (err) {
+    endFailed(span, err);
+    throw err;
+  }
+  return endWhenSettled(span, result);
 }
 
 type RoutedRequest = IncomingMessage & { id?: string; route?: { path?: unknown }; baseUrl?: string };
