@@ -1,14 +1,18 @@
 /**
  * What the metrics and the traces cost search (issue 37) at 500,000 parts (BENCH_OBS_PRODUCTS): the header search
  * through the gateway at 50 connections (BENCH_OBS_CONNECTIONS), every request distinct (an ignored `r`, so no cache
- * answers), gzip, in three modes: off (METRICS=off, no OTEL_EXPORTER_OTLP_ENDPOINT), metrics (RED on, as shipped), and
- * metrics + traces (every request traced, exported over OTLP/HTTP to a receiver in a process of its own that reads and
- * drops what it gets, as a collector's front would). The three stacks run at the same time, each on its own copy of
- * the seeded catalogue, and take their load together for BENCH_OBS_ROUNDS (5) rounds of BENCH_OBS_SECONDS (15): run one
- * after another, minutes apart, the same mode moved 15-35 % on this 2-core machine and the comparison said nothing.
- * Prometheus scraping is mimicked by a scrape of each gateway's and catalog's /metrics every second. Reported: req/s,
- * latency and the CPU the stack's processes (and, with traces, the receiver) spent per search, from /proc; each mode
- * against off, paired by round. The goal: < 5 %.
+ * answers), gzip, in four modes: off (METRICS=off, no OTEL_EXPORTER_OTLP_ENDPOINT), metrics (RED on, as shipped),
+ * metrics + traces as compose and k8s ship them (one request in ten recorded: BENCH_OBS_SAMPLE, default 0.1), and
+ * metrics + traces recording every request; spans go over OTLP/HTTP to a receiver in a process of its own that reads
+ * and drops what it gets, as a collector's front would.
+ * The four stacks run side by side, each on its own copy of the seeded catalogue, but take their load one at a time
+ * (each has the machine to itself, as a deployment would), BENCH_OBS_SECONDS (10) each, for BENCH_OBS_ROUNDS (7)
+ * rounds, the order reversed every round: this 2-core machine drifts 15-35 % within minutes, and a mode measured
+ * next to off in the same round, half the rounds before and half after, shares its drift. Loaded all at once instead
+ * (the first version of this bench), the stacks fought over two cores and their CPU per search said more about the
+ * scheduler than about them. Prometheus scraping is mimicked by a scrape of each gateway's and catalog's /metrics
+ * every second. Reported: req/s, latency and the CPU the stack's processes (and, with traces, the receiver) spent per
+ * search, from /proc; each mode against off, paired by round, then the median. The goal: < 5 %.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,9 +25,9 @@ import { fmt, machineLoad } from './lib/stats.ts';
 import { processCpu } from './lib/proc-cpu.ts';
 
 const products = Number(process.env.BENCH_OBS_PRODUCTS ?? 500_000);
-const seconds = Number(process.env.BENCH_OBS_SECONDS ?? 15);
-/** Rounds of the three modes, each round in another order: the medians, and CPU per search, are over these. */
-const rounds = Number(process.env.BENCH_OBS_ROUNDS ?? 5);
+const seconds = Number(process.env.BENCH_OBS_SECONDS ?? 10);
+/** Rounds of the four modes, each round in the other order: the medians, and CPU per search, are over these. */
+const rounds = Number(process.env.BENCH_OBS_ROUNDS ?? 7);
 const connections = Number(process.env.BENCH_OBS_CONNECTIONS ?? 50);
 const { dataDir, ensureSeeded } = benchCatalogue(products);
 await ensureSeeded();
@@ -46,17 +50,28 @@ const receiver = spawn(
 const receiverPort = await new Promise<number>((resolve) => receiver.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
 const otlp = `http://127.0.0.1:${receiverPort}`;
 
-const MODES = ['off', 'metrics', 'metrics + traces'] as const;
+const MODES = ['off', 'metrics', 'metrics + traces (1 in 10)', 'metrics + traces (every request)'] as const;
 type Mode = (typeof MODES)[number];
-/** BENCH_OBS_SAMPLE (0-1): the share of requests the traces mode records (its sampler's ratio); default all. */
-const sample = process.env.BENCH_OBS_SAMPLE;
-const sampler: Record<string, string> = sample ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: sample } : {};
-const envOf = (mode: Mode): Record<string, string> =>
-  mode === 'off' ? { METRICS: 'off' } : mode === 'metrics' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: otlp, ...sampler };
+/** BENCH_OBS_SAMPLE (0-1): the share of requests the sampled mode records (its sampler's ratio); default compose's. */
+const sample = process.env.BENCH_OBS_SAMPLE ?? '0.1';
+const traces = (ratio: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
+const ENV: Record<Mode, Record<string, string>> = {
+  off: { METRICS: 'off' },
+  metrics: {},
+  'metrics + traces (1 in 10)': traces(sample),
+  'metrics + traces (every request)': traces('1'),
+};
 const rows: { mode: Mode; round: number; load: LoadResult; cpuMs: number }[] = [];
-// The three stacks run at once, each on its own copy of the catalogue, and take their load at the same time: the
-// machine's drift (which moved one mode's throughput by 15-35 % between runs minutes apart) falls on all three alike,
-// and CPU per search compares like with like ("vs off, same run"). Each gets `connections` of its own.
+/** Until the processes use under 5 % of a core over a quarter second (at most 10 s). */
+async function quiet(pids: number[]): Promise<void> {
+  const cpuOf = () => pids.reduce((sum, pid) => sum + (processCpu(pid)?.seconds ?? 0), 0);
+  for (let i = 0; i < 40; i++) {
+    const before = cpuOf();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (cpuOf() - before < 0.0125) return;
+  }
+}
+// Each stack on its own copy of the catalogue (the searches write analytics to it).
 const stacks = await Promise.all(
   MODES.map(async (mode, i) => {
     const dir = i === 0 ? dataDir : `${dataDir}-obs-${i}`;
@@ -64,7 +79,7 @@ const stacks = await Promise.all(
       fs.rmSync(dir, { recursive: true, force: true });
       fs.cpSync(dataDir, dir, { recursive: true });
     }
-    const stack = await startStack({ dataDir: dir, port: 0, quiet: true, env: { LOG_LEVEL: 'warn', ...envOf(mode) } });
+    const stack = await startStack({ dataDir: dir, port: 0, quiet: true, env: { LOG_LEVEL: 'warn', ...ENV[mode] } });
     return { mode, dir, stack };
   }),
 );
@@ -74,14 +89,19 @@ const scraping = setInterval(() => {
   }
 }, 1_000);
 try {
-  await Promise.all(stacks.map(({ stack }) => runLoad({ url: stack.url, connections, seconds: 5, nextPath: nextSearch, headers }))); // warm
+  for (const { stack } of stacks) await runLoad({ url: stack.url, connections, seconds: 5, nextPath: nextSearch, headers }); // warm
+  // CPU the stack's processes (and, with traces, the receiver) spent per search, from /proc.
+  const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (processCpu(pid)?.seconds ?? 0), 0);
+  const pidsOf = (s: (typeof stacks)[number]) => [...s.stack.processes().map((p) => p.pid!), ...(s.mode.includes('traces') ? [receiver.pid!] : [])];
   for (let round = 0; round < rounds; round++) {
-    // CPU the stack's processes (and, with traces, the receiver) spent per search, from /proc.
-    const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (processCpu(pid)?.seconds ?? 0), 0);
-    const pidsOf = (s: (typeof stacks)[number]) => [...s.stack.processes().map((p) => p.pid!), ...(s.mode === 'metrics + traces' ? [receiver.pid!] : [])];
-    const before = stacks.map((s) => cpuOf(pidsOf(s)));
-    const loads = await Promise.all(stacks.map(({ stack }) => runLoad({ url: stack.url, connections, seconds, nextPath: nextSearch, headers })));
-    stacks.forEach((s, i) => rows.push({ mode: s.mode, round, load: loads[i]!, cpuMs: ((cpuOf(pidsOf(s)) - before[i]!) * 1000) / loads[i]!.requests }));
+    for (const s of round % 2 ? [...stacks].reverse() : stacks) {
+      const before = cpuOf(pidsOf(s));
+      const load = await runLoad({ url: s.stack.url, connections, seconds, nextPath: nextSearch, headers });
+      rows.push({ mode: s.mode, round, load, cpuMs: ((cpuOf(pidsOf(s)) - before) * 1000) / load.requests });
+      // A stack works on after its load (analytics written, spans sent, garbage collected): the next one starts when
+      // it has gone quiet, or it would pay for its neighbour (and the modes in the middle of the order always would).
+      await quiet(pidsOf(s));
+    }
   }
 } finally {
   clearInterval(scraping);
@@ -91,7 +111,7 @@ try {
 
 receiver.kill();
 
-console.log(`Search with metrics and traces (${sample ? `${Number(sample) * 100} % of requests recorded` : 'every request recorded'}) on and off, three stacks at once, ${products.toLocaleString('en-US')} parts, ${connections} connections each, ${rounds} rounds of ${seconds} s, load ${machineLoad()}\n`);
+console.log(`Search with metrics and traces on and off, four stacks loaded in turn, ${products.toLocaleString('en-US')} parts, ${connections} connections, ${rounds} rounds of ${seconds} s each, load ${machineLoad()}\n`);
 console.log('| mode | searches | req/s | p50 ms | p95 ms | p99 ms | CPU ms per search | non-200 |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
@@ -99,7 +119,7 @@ for (const r of rows) {
 }
 const median = (mode: Mode, f: (l: LoadResult) => number) => medianOf(rows.filter((r) => r.mode === mode).map((r) => f(r.load)));
 const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const cpuOf = (mode: Mode) => medianOf(rows.filter((r) => r.mode === mode).map((r) => r.cpuMs));
+const cpuOfMode = (mode: Mode) => medianOf(rows.filter((r) => r.mode === mode).map((r) => r.cpuMs));
 // Paired within each round (the three ran at the same time), then the median.
 const paired = (mode: Mode, f: (r: (typeof rows)[number]) => number) =>
   medianOf(
@@ -110,9 +130,9 @@ const paired = (mode: Mode, f: (r: (typeof rows)[number]) => number) =>
   );
 for (const mode of MODES.slice(1)) {
   console.log(
-    `\n${mode}, paired by round, median of ${rounds}: throughput ${fmt(paired(mode, (r) => r.load.rps) * 100)} %, p95 ${fmt(paired(mode, (r) => r.load.p95) * 100)} %, CPU per search ${fmt(paired(mode, (r) => r.cpuMs) * 100)} % against off.`,
+    `\n${mode}, paired by round, median of ${rounds}: throughput ${fmt(paired(mode, (r) => r.load.rps) * 100)} %, p95 ${fmt(paired(mode, (r) => r.load.p95) * 100)} %, CPU per search ${fmt(paired(mode, (r) => r.cpuMs) * 100)} % against off (goal: within 5 %).`,
   );
   console.log(
-    `\n${mode}, medians of ${rounds}: p95 ${fmt((median(mode, (l) => l.p95) / median('off', (l) => l.p95) - 1) * 100)} %, throughput ${fmt((median(mode, (l) => l.rps) / median('off', (l) => l.rps) - 1) * 100)} %, CPU per search ${fmt((cpuOf(mode) / cpuOf('off') - 1) * 100)} % against off (goal: within 5 %).`,
+    `${mode}, medians of ${rounds}: p95 ${fmt((median(mode, (l) => l.p95) / median('off', (l) => l.p95) - 1) * 100)} %, throughput ${fmt((median(mode, (l) => l.rps) / median('off', (l) => l.rps) - 1) * 100)} %, CPU per search ${fmt((cpuOfMode(mode) / cpuOfMode('off') - 1) * 100)} % against off.`,
   );
 }
