@@ -74,14 +74,14 @@ export function startTracing(service: string, opts: { publicEdge?: boolean } = {
     }),
     // The exporter reads the endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_* variables itself.
     // The OTEL_BSP_* variables as the spec names them (this SDK version reads none for the processor), with smaller
-    // defaults than the spec's 5 s and 512: spans held that long outlive two young-generation collections and are
-    // promoted, and in a catalog whose heap holds a 500,000-part index, old-generation growth costs full collections.
-    // Sent within 200 ms or 64 at a time they die younger (with the spec's defaults, recording cost the catalog +24 % CPU
-    // a search in one run). What tracing still costs, mostly carrying the context: docs/performance.md.
+    // defaults than the spec's 5 s and 512: spans held that long outlive two young-generation collections (one every
+    // ~90 ms in a catalog under load) and are promoted, and in a catalog whose heap holds a 500,000-part index the old
+    // generation's collections are the costly ones, their pauses what a p95 feels. A batch waits at most 50 ms: when
+    // one request in ten is recorded, 64 spans take longer than that to gather. What tracing costs: docs/performance.md.
     spanProcessors: [
       new BatchSpanProcessor({
         exporter: new OTLPTraceExporter(),
-        scheduledDelayMillis: Number(process.env.OTEL_BSP_SCHEDULE_DELAY) || 200,
+        scheduledDelayMillis: Number(process.env.OTEL_BSP_SCHEDULE_DELAY) || 50,
         maxExportBatchSize: Number(process.env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE) || 64,
         maxQueueSize: Number(process.env.OTEL_BSP_MAX_QUEUE_SIZE) || 2_048,
       }),
