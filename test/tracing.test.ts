@@ -16,38 +16,47 @@ const SERVER = 2;
 const PRODUCER = 4;
 const CONSUMER = 5;
 
-describe('traces over OTLP (#37)', () => {
-  const tmp = tempDir('forgeline-tracing-');
-  let receiver: OtlpReceiver;
-  let stack: Stack;
+/**
+ * A stack of `npm start`'s processes exporting to a receiver of this test's, its log lines kept; `env` adds to the
+ * tracing variables (a sampler). Stopped, with its receiver and folder, after the block.
+ */
+function tracedStack(prefix: string, seedProducts: number, env: Record<string, string> = {}) {
+  const tmp = tempDir(prefix);
   const logs: string[] = [];
-  const inTrace = (traceId: string) => receiver.spans.filter((s) => s.traceId === traceId);
-  /** The span of `service` that answered the request with this id (its server span), once it is exported. */
-  const serverSpan = (service: string, requestId: string) =>
-    eventually(`${service}'s span of request ${requestId}`, () =>
-      receiver.spans.find((s) => s.service === service && s.kind === SERVER && s.attributes['forgeline.request_id'] === requestId),
-    );
-
+  const made = {} as { receiver: OtlpReceiver; stack: Stack; logs: string[]; dir: string };
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    stack = await startStack({
+    made.receiver = await startOtlpReceiver();
+    made.stack = await startStack({
       dataDir: tmp.dir,
       port: 0,
-      seedProducts: 300,
+      seedProducts,
       log: (line) => logs.push(line),
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '100', LOG_LEVEL: 'info' },
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: made.receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '100', LOG_LEVEL: 'info', ...env },
     });
   }, 180_000);
   afterAll(async () => {
-    await stack?.stop();
-    await receiver?.close();
+    await made.stack?.stop();
+    await made.receiver?.close();
     tmp.remove();
   });
+  return Object.assign(made, { logs, dir: tmp.dir });
+}
+
+describe('traces over OTLP (#37)', () => {
+  const traced = tracedStack('forgeline-tracing-', 300);
+  const { logs } = traced;
+  const inTrace = (traceId: string) => traced.receiver.spans.filter((s) => s.traceId === traceId);
+  /** The span of `service` that answered the request with this id (its server span), once it is exported. */
+  const serverSpan = (service: string, requestId: string) =>
+    eventually(`${service}'s span of request ${requestId}`, () =>
+      traced.receiver.spans.find((s) => s.service === service && s.kind === SERVER && s.attributes['forgeline.request_id'] === requestId),
+    );
+
 
   it('one search is one trace: the gateway, then the catalog under it, then its search engine; the trace id in both logs', async () => {
     const requestId = 'trace-search-1';
     const word = 'hydraulic';
-    const res = await fetch(`${stack.url}/api/products?search=${word}&limit=5`, { headers: { 'x-request-id': requestId, 'accept-encoding': 'gzip' } });
+    const res = await fetch(`${traced.stack.url}/api/products?search=${word}&limit=5`, { headers: { 'x-request-id': requestId, 'accept-encoding': 'gzip' } });
     expect(res.status).toBe(200);
 
     const gateway = await serverSpan('gateway', requestId);
@@ -75,12 +84,12 @@ describe('traces over OTLP (#37)', () => {
   it("continues the caller's trace from its traceparent", async () => {
     const traceId = 'a'.repeat(30) + '42';
     const parent = 'b'.repeat(14) + '07';
-    const res = await fetch(`${stack.url}/api/subcategories`, { headers: { traceparent: `00-${traceId}-${parent}-01`, 'x-request-id': 'trace-caller-1' } });
+    const res = await fetch(`${traced.stack.url}/api/subcategories`, { headers: { traceparent: `00-${traceId}-${parent}-01`, 'x-request-id': 'trace-caller-1' } });
     expect(res.status).toBe(200);
     const gateway = await serverSpan('gateway', 'trace-caller-1');
     expect(gateway).toMatchObject({ traceId, parentSpanId: parent });
     // A malformed traceparent starts a trace of its own rather than failing the request.
-    const bad = await fetch(`${stack.url}/api/subcategories`, { headers: { traceparent: '00-zz-not-a-trace-01', 'x-request-id': 'trace-caller-2' } });
+    const bad = await fetch(`${traced.stack.url}/api/subcategories`, { headers: { traceparent: '00-zz-not-a-trace-01', 'x-request-id': 'trace-caller-2' } });
     expect(bad.status).toBe(200);
     const fresh = await serverSpan('gateway', 'trace-caller-2');
     expect(fresh.traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -91,13 +100,13 @@ describe('traces over OTLP (#37)', () => {
   });
 
   it('links a media job to the upload that queued it, and the job reaches the catalog in its own trace', async () => {
-    const token = await signIn(stack.url, tmp.dir);
-    const list = (await (await fetch(`${stack.url}/api/catalog/products?limit=1&offset=7`)).json()) as { products: { id: string }[] };
+    const token = await signIn(traced.stack.url, traced.dir);
+    const list = (await (await fetch(`${traced.stack.url}/api/catalog/products?limit=1&offset=7`)).json()) as { products: { id: string }[] };
     const product = list.products[0]!;
     const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toBuffer();
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'part.png');
-    const up = await fetch(`${stack.url}/api/admin/products/${product.id}/upload-image`, {
+    const up = await fetch(`${traced.stack.url}/api/admin/products/${product.id}/upload-image`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'x-request-id': 'trace-upload-1' },
       body: form,
@@ -108,7 +117,7 @@ describe('traces over OTLP (#37)', () => {
     const queued = await eventually('the producer span of the upload', () => inTrace(upload.traceId).find((s) => s.kind === PRODUCER));
     expect(queued).toMatchObject({ service: 'media-all', name: 'media.queue add process-sku' });
     const job = await eventually('the job span linked to the upload', () =>
-      receiver.spans.find((s) => s.kind === CONSUMER && s.links.some((l) => l.spanId === queued.spanId && l.traceId === upload.traceId)),
+      traced.receiver.spans.find((s) => s.kind === CONSUMER && s.links.some((l) => l.spanId === queued.spanId && l.traceId === upload.traceId)),
     );
     expect(job.name).toBe('media.job process-sku');
     expect(job.traceId).not.toBe(upload.traceId);
@@ -117,7 +126,7 @@ describe('traces over OTLP (#37)', () => {
     await eventually("the catalog's span of the job's call", () =>
       inTrace(job.traceId).find((s) => s.service === 'catalog' && s.kind === SERVER && String(s.attributes['http.route']).includes('/images')),
     );
-    expect(receiver.refused).toEqual([]);
+    expect(traced.receiver.refused).toEqual([]);
   });
 });
 
@@ -127,36 +136,12 @@ describe('traces over OTLP (#37)', () => {
  * request not drawn records nothing in any process (its ports' calls neither), while its trace id is still passed on.
  */
 describe('traces sampled at the edge (#37)', () => {
-  const tmp = tempDir('forgeline-sampling-');
-  let receiver: OtlpReceiver;
-  let stack: Stack;
-  const logs: string[] = [];
-
-  beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    stack = await startStack({
-      dataDir: tmp.dir,
-      port: 0,
-      seedProducts: 50,
-      log: (line) => logs.push(line),
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-        OTEL_TRACES_SAMPLER_ARG: '0',
-        LOG_LEVEL: 'info',
-      },
-    });
-  }, 180_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await receiver?.close();
-    tmp.remove();
-  });
+  const traced = tracedStack('forgeline-sampling-', 50, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
+  const { logs } = traced;
 
   it("records what the edge draws, not what a visitor's traceparent asks; a service follows the gateway's choice", async () => {
     const visitorTrace = 'c'.repeat(30) + '01';
-    const viaGateway = await fetch(`${stack.url}/api/products?search=filter&limit=3&r=sampling-1`, {
+    const viaGateway = await fetch(`${traced.stack.url}/api/products?search=filter&limit=3&r=sampling-1`, {
       headers: { traceparent: `00-${visitorTrace}-${'d'.repeat(16)}-01`, 'x-request-id': 'sampling-visitor' },
     });
     expect(viaGateway.status).toBe(200);
@@ -167,18 +152,18 @@ describe('traces sampled at the edge (#37)', () => {
 
     // A caller inside (as the gateway is to the catalog) that records its request: the catalog records its part too.
     const insideTrace = 'e'.repeat(30) + '02';
-    const direct = await fetch(`${stack.serviceUrls.catalog}/api/products?search=filter&limit=3&r=sampling-2`, {
+    const direct = await fetch(`${traced.stack.serviceUrls.catalog}/api/products?search=filter&limit=3&r=sampling-2`, {
       headers: { traceparent: `00-${insideTrace}-${'f'.repeat(16)}-01`, 'x-request-id': 'sampling-inside' },
     });
     expect(direct.status).toBe(200);
     const recorded = await eventually("the catalog's span of the sampled call", () =>
-      receiver.spans.find((s) => s.service === 'catalog' && s.kind === SERVER && s.traceId === insideTrace),
+      traced.receiver.spans.find((s) => s.service === 'catalog' && s.kind === SERVER && s.traceId === insideTrace),
     );
-    await eventually('its search engine span', () => receiver.spans.find((s) => s.traceId === insideTrace && s.name.startsWith('search.embedded.')));
+    await eventually('its search engine span', () => traced.receiver.spans.find((s) => s.traceId === insideTrace && s.name.startsWith('search.embedded.')));
     expect(recorded.parentSpanId).toBe('f'.repeat(16));
     // The catalog exports its spans in the order they end: the visitor's search ended first, so had any of its spans
     // (the gateway's draw passed on as "not sampled") been recorded, it would be here by now.
-    expect(receiver.spans.filter((s) => s.traceId === visitorTrace)).toEqual([]);
-    expect(receiver.spans.filter((s) => s.service === 'gateway')).toEqual([]);
+    expect(traced.receiver.spans.filter((s) => s.traceId === visitorTrace)).toEqual([]);
+    expect(traced.receiver.spans.filter((s) => s.service === 'gateway')).toEqual([]);
   });
 });

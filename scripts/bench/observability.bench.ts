@@ -29,6 +29,20 @@ const seconds = Number(process.env.BENCH_OBS_SECONDS ?? 10);
 /** Rounds of the four modes, each round in the other order: the medians, and CPU per search, are over these. */
 const rounds = Number(process.env.BENCH_OBS_ROUNDS ?? 7);
 const connections = Number(process.env.BENCH_OBS_CONNECTIONS ?? 50);
+const ALL_MODES = ['off', 'metrics', 'metrics + traces (1 in 10)', 'metrics + traces (every request)'] as const;
+type Mode = (typeof ALL_MODES)[number];
+/**
+ * BENCH_OBS_MODES: which of them, a comma list of off, metrics, sampled, every, off first (every mode is compared
+ * with it): `off,sampled` measures just the goal's pair, twice the rounds in the same time.
+ */
+const KEYS: Record<string, Mode> = { off: 'off', metrics: 'metrics', sampled: 'metrics + traces (1 in 10)', every: 'metrics + traces (every request)' };
+const modeOf = (key: string): Mode => {
+  const mode = KEYS[key.trim()];
+  if (!mode) throw new Error(`BENCH_OBS_MODES: unknown mode "${key}" (one of ${Object.keys(KEYS).join(', ')})`);
+  return mode;
+};
+const MODES: Mode[] = process.env.BENCH_OBS_MODES ? process.env.BENCH_OBS_MODES.split(',').map(modeOf) : [...ALL_MODES];
+if (MODES[0] !== 'off' || new Set(MODES).size !== MODES.length) throw new Error('BENCH_OBS_MODES: off first, each mode once');
 const { dataDir, ensureSeeded } = benchCatalogue(products);
 await ensureSeeded();
 
@@ -50,21 +64,10 @@ const receiver = spawn(
 const receiverPort = await new Promise<number>((resolve) => receiver.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
 const otlp = `http://127.0.0.1:${receiverPort}`;
 
-const ALL_MODES = ['off', 'metrics', 'metrics + traces (1 in 10)', 'metrics + traces (every request)'] as const;
-type Mode = (typeof ALL_MODES)[number];
-/**
- * BENCH_OBS_MODES: which of them, by their first word after "metrics + traces" or their name: `off,sampled` measures
- * just the goal's pair, twice as many rounds in the same time, each pair of runs seconds apart.
- */
-const KEYS: Record<string, Mode> = { off: 'off', metrics: 'metrics', sampled: 'metrics + traces (1 in 10)', every: 'metrics + traces (every request)' };
-const modeOf = (key: string): Mode => {
-  const mode = KEYS[key.trim()];
-  if (!mode) throw new Error(`BENCH_OBS_MODES: unknown mode "${key}" (one of ${Object.keys(KEYS).join(', ')})`);
-  return mode;
-};
-const MODES: Mode[] = process.env.BENCH_OBS_MODES ? process.env.BENCH_OBS_MODES.split(',').map(modeOf) : [...ALL_MODES];
 /** BENCH_OBS_SAMPLE (0-1): the share of requests the sampled mode records (its sampler's ratio); default compose's. */
 const sample = process.env.BENCH_OBS_SAMPLE ?? '0.1';
+/** A mode as printed: the sampled one says its ratio when BENCH_OBS_SAMPLE changed it. */
+const labelOf = (mode: Mode) => (mode === 'metrics + traces (1 in 10)' && sample !== '0.1' ? `metrics + traces (ratio ${sample})` : mode);
 const traces = (ratio: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
 const ENV: Record<Mode, Record<string, string>> = {
   off: { METRICS: 'off' },
@@ -126,12 +129,12 @@ console.log(`Search with metrics and traces on and off, ${MODES.length} stacks l
 console.log('| mode | searches | req/s | p50 ms | p95 ms | p99 ms | CPU ms per search | non-200 |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
-  console.log(`| ${r.mode} | ${r.load.requests.toLocaleString('en-US')} | ${fmt(r.load.rps, 0)} | ${fmt(r.load.p50)} | ${fmt(r.load.p95)} | ${fmt(r.load.p99)} | ${fmt(r.cpuMs, 2)} | ${r.load.bad} |`);
+  console.log(`| ${labelOf(r.mode)} | ${r.load.requests.toLocaleString('en-US')} | ${fmt(r.load.rps, 0)} | ${fmt(r.load.p50)} | ${fmt(r.load.p95)} | ${fmt(r.load.p99)} | ${fmt(r.cpuMs, 2)} | ${r.load.bad} |`);
 }
 const median = (mode: Mode, f: (l: LoadResult) => number) => medianOf(rows.filter((r) => r.mode === mode).map((r) => f(r.load)));
 const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cpuOfMode = (mode: Mode) => medianOf(rows.filter((r) => r.mode === mode).map((r) => r.cpuMs));
-// Paired within each round (the three ran at the same time), then the median.
+// Paired within each round (each mode next to off, seconds apart), then the median.
 const paired = (mode: Mode, f: (r: (typeof rows)[number]) => number) =>
   medianOf(
     Array.from({ length: rounds }, (_, round) => {
@@ -141,9 +144,9 @@ const paired = (mode: Mode, f: (r: (typeof rows)[number]) => number) =>
   );
 for (const mode of MODES.slice(1)) {
   console.log(
-    `\n${mode}, paired by round, median of ${rounds}: throughput ${fmt(paired(mode, (r) => r.load.rps) * 100)} %, p95 ${fmt(paired(mode, (r) => r.load.p95) * 100)} %, CPU per search ${fmt(paired(mode, (r) => r.cpuMs) * 100)} % against off (goal: within 5 %).`,
+    `\n${labelOf(mode)}, paired by round, median of ${rounds}: throughput ${fmt(paired(mode, (r) => r.load.rps) * 100)} %, p95 ${fmt(paired(mode, (r) => r.load.p95) * 100)} %, CPU per search ${fmt(paired(mode, (r) => r.cpuMs) * 100)} % against off (goal: within 5 %).`,
   );
   console.log(
-    `${mode}, medians of ${rounds}: p95 ${fmt((median(mode, (l) => l.p95) / median('off', (l) => l.p95) - 1) * 100)} %, throughput ${fmt((median(mode, (l) => l.rps) / median('off', (l) => l.rps) - 1) * 100)} %, CPU per search ${fmt((cpuOfMode(mode) / cpuOfMode('off') - 1) * 100)} % against off.`,
+    `${labelOf(mode)}, medians of ${rounds}: p95 ${fmt((median(mode, (l) => l.p95) / median('off', (l) => l.p95) - 1) * 100)} %, throughput ${fmt((median(mode, (l) => l.rps) / median('off', (l) => l.rps) - 1) * 100)} %, CPU per search ${fmt((cpuOfMode(mode) / cpuOfMode('off') - 1) * 100)} % against off.`,
   );
 }
