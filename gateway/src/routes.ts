@@ -26,6 +26,8 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/testimonials', service: 'catalog' },
   { prefix: '/api/parts', service: 'catalog' },
   { prefix: '/api/fitment', service: 'catalog' },
+  // Machines' parts books (#38): a model's assemblies and each assembly's drawing and table.
+  { prefix: '/api/machines', service: 'catalog' },
   { prefix: '/api/search', service: 'catalog' },
   { prefix: '/media/generated', service: 'catalog' },
   { prefix: '/api/admin/products', service: 'catalog', admin: true, keyScope: 'catalog' },
@@ -33,6 +35,8 @@ export const routeTable: RouteRule[] = [
   { prefix: '/api/admin/search', service: 'catalog', admin: true, keyScope: 'catalog' },
   // The seller's catalogue: imports (files up to 700 MB), their status and errors, the export.
   { prefix: '/api/admin/catalog', service: 'catalog', admin: true, upload: true, keyScope: 'catalog' },
+  // Parts diagrams (#38): the editor's assemblies, their CSV import (an upload) and export. Drawings go to media.
+  { prefix: '/api/admin/assemblies', service: 'catalog', admin: true, upload: true, keyScope: 'catalog' },
   { prefix: '/api/quote-requests', service: 'quotes' },
   { prefix: '/api/captcha', service: 'quotes' },
   { prefix: '/api/contact', service: 'quotes' },

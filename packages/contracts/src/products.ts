@@ -51,7 +51,27 @@ export const ProductRefSchema = z.object({ id: z.string(), name: z.string(), par
 export type ProductRef = z.infer<typeof ProductRefSchema>;
 
 /** GET /api/products/{id}: the product, and the current part when this one has been superseded. */
-export const ProductDetailSchema = ProductSchema.extend({ replacedBy: ProductRefSchema.nullable().optional() });
+export const ProductDetailSchema = ProductSchema.extend({
+  replacedBy: ProductRefSchema.nullable().optional(),
+  /** The machines' assemblies the part is drawn in (#38), at most 50 of `total`. */
+  whereUsed: z
+    .object({
+      total: z.number().int(),
+      assemblies: z.array(
+        z.object({
+          make: z.string(),
+          model: z.string(),
+          makeSlug: z.string(),
+          modelSlug: z.string(),
+          assemblySlug: z.string(),
+          assemblyName: z.string(),
+          callouts: z.array(z.string()),
+          quantity: z.number().int(),
+        }),
+      ),
+    })
+    .optional(),
+});
 export type ProductDetail = z.infer<typeof ProductDetailSchema>;
 
 /** How a search hit matched when not by its own number or words: an old number it replaces, or a cross-reference. */

@@ -17,3 +17,10 @@ export const SitemapProductsResponseSchema = z.object({
   total: z.number().int(),
 });
 export type SitemapProductsResponse = z.infer<typeof SitemapProductsResponseSchema>;
+
+/** Internal: GET /internal/sitemap/assemblies (catalog): the parts books' pages (#38), machines and assemblies. */
+export const SitemapAssembliesResponseSchema = z.object({
+  /** At most SITEMAP_MAX_URLS paths in all: /machines/<make>/<model> and /machines/<make>/<model>/<assembly>. */
+  paths: z.array(z.string()),
+});
+export type SitemapAssembliesResponse = z.infer<typeof SitemapAssembliesResponseSchema>;

@@ -38,12 +38,15 @@ import { toAdminRow } from './domain/products.ts';
 import { fleetQuery, machineQuery } from './domain/part-history.ts';
 import { replacementOf } from './domain/replacement.ts';
 import { fitsNarrowing, mergeHistoryHits } from './domain/search/history-search.ts';
-import type { MachineNarrowing, Page, ProductRepository, SearchIndex, SearchInsightsStore, SearchOptions } from './ports.ts';
+import type { DiagramStore, MachineNarrowing, Page, ProductRepository, SearchIndex, SearchInsightsStore, SearchOptions } from './ports.ts';
+import { registerPartsDiagramRoutes } from './routes/parts-diagrams.ts';
+import { whereUsed } from './domain/parts-diagrams.ts';
 import { dayOf, SearchEventBuffer } from './domain/search-insights.ts';
 import { SearchRules, withPinned } from './domain/search/search-rules.ts';
 import { registerSearchInsightsRoutes } from './routes/search-insights.ts';
 import { searchDuration, searches } from './metrics.ts';
 import { renderPartImageSvg } from './seed/part-image.ts';
+import { GeneratedDiagramParamsSchema, renderDemoDiagram } from './seed/demo-diagrams.ts';
 import { registerPartsMatchRoutes } from './routes/parts-match.ts';
 import { registerProductLookupRoutes } from './routes/product-lookup.ts';
 import { registerSitemapRoutes } from './routes/sitemap.ts';
@@ -85,6 +88,8 @@ export interface CatalogDeps {
    * other's rule changes at once (they also poll the store every few seconds).
    */
   searchInsights?: { store: SearchInsightsStore; retentionDays: number; rulesChannel?: ClearChannel; buffer?: ConstructorParameters<typeof SearchEventBuffer>[2] };
+  /** Parts diagrams (#38): machine models' assemblies; a part's page then says where it is drawn. */
+  diagrams?: DiagramStore;
 }
 
 /** How many rows the admin part-number search returns at most. */
@@ -270,7 +275,8 @@ export function createApp(deps: CatalogDeps): Express {
       const { id } = parseInput(ProductIdParamsSchema, req.params, 'params');
       const product: Product | null = await repo.getById(id);
       if (product) {
-        const detail: ProductDetail = { ...product, replacedBy: await replacementRef(product) };
+        const [replacedBy, usedIn] = await Promise.all([replacementRef(product), deps.diagrams ? whereUsed(deps.diagrams, product.id) : undefined]);
+        const detail: ProductDetail = { ...product, replacedBy, ...(usedIn ? { whereUsed: usedIn } : {}) };
         return detail;
       }
       // Taken off the storefront by an import: gone for good, with a way to its category.
@@ -397,6 +403,18 @@ export function createApp(deps: CatalogDeps): Express {
     }),
   );
 
+  // Generated parts-book drawings (#38): the demo's assemblies point here. Same input, same drawing.
+  app.get(
+    '/media/generated/diagrams/:make/:model/:file.svg',
+    route(async (req, res) => {
+      const p = parseInput(GeneratedDiagramParamsSchema, req.params, 'params');
+      res
+        .status(200)
+        .set({ 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' })
+        .send(renderDemoDiagram(p));
+    }),
+  );
+
   // Internal routes: the service token is checked where /internal is mounted (createServiceApp); the gateway never
   // forwards /internal.
 
@@ -458,6 +476,7 @@ export function createApp(deps: CatalogDeps): Express {
   });
   void imports.recover().catch((err: unknown) => logger.error({ err }, 'catalogue imports: recovery after a stop failed'));
   registerCatalogAdminRoutes(app, { repo, search, imports, tmpDir: deps.tmpDir ?? tmpdir(), onChange: clearAnswers });
+  if (deps.diagrams) registerPartsDiagramRoutes(app, { repo, diagrams: deps.diagrams, cache, tmpDir: deps.tmpDir ?? tmpdir(), logger, onChange: clearAnswers });
   app.locals.imports = imports;
 
   return finishApp(app, logger);

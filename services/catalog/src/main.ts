@@ -63,6 +63,7 @@ runMain('catalog', async () => {
     responseCacheClears: clears,
     searchChanges: replication,
     searchInsights: { store: stores.insights, retentionDays: config.SEARCH_ANALYTICS_RETENTION_DAYS, rulesChannel },
+    diagrams: stores.diagrams,
   });
   await serve(app, {
     host: config.HOST,

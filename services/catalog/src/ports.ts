@@ -8,6 +8,7 @@ import type {
   Testimonial,
 } from '@forgeline/contracts/products';
 import type { CatalogAuditEntry, CatalogImportJob, ImportRowError } from '@forgeline/contracts/catalog-admin';
+import type { Assembly, AssemblyHistoryEntry } from '@forgeline/contracts/parts-diagrams';
 
 export interface Page<T> {
   items: T[];
@@ -306,5 +307,44 @@ export interface SearchInsightsStore {
   removeSynonym(id: string): Promise<StoredSynonym | null>;
   /** Changes with every status, alias or synonym change: replicas compare it to know their rules are stale. */
   rulesVersion(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A machine model that has assemblies, as the sitemap and the staff's list name it. */
+export interface DiagramModel {
+  make: string;
+  model: string;
+  makeSlug: string;
+  modelSlug: string;
+  assemblies: number;
+}
+
+/**
+ * Parts diagrams (#38): the assemblies of machine models with their drawings and callouts, the record of every change
+ * to them, and where each part is drawn. SQLite `${DATA_DIR}/parts-diagrams.sqlite` or MongoDB. Lists by name.
+ */
+export interface DiagramStore {
+  get(id: string): Promise<Assembly | null>;
+  getBySlug(makeSlug: string, modelSlug: string, slug: string): Promise<Assembly | null>;
+  /** A model's assemblies, by name. */
+  listForModel(makeSlug: string, modelSlug: string): Promise<Assembly[]>;
+  /** The staff's list: narrowed by make and model slugs and a word of the name, at most `limit`. */
+  list(q: { makeSlug?: string; modelSlug?: string; search?: string; limit: number }): Promise<Assembly[]>;
+  /**
+   * Writes assemblies (new or changed) with their history entries in one transaction where the store has them. An
+   * assembly whose stored version is not `expected` (null: must not exist yet) is not written and its id returned:
+   * someone else changed it meanwhile. Nothing is written when any conflicts.
+   */
+  save(changes: { assembly: Assembly; expected: number | null; entry: AssemblyHistoryEntry }[]): Promise<{ conflicts: string[] }>;
+  /** Deletes one, keeping its history (with the entry); null when there was none. */
+  remove(id: string, entry: AssemblyHistoryEntry): Promise<Assembly | null>;
+  history(id: string, limit: number): Promise<AssemblyHistoryEntry[]>;
+  /** The assemblies a part is drawn in, by model and name, at most `limit`, and how many there are in all. */
+  whereUsed(productId: string, limit: number): Promise<{ items: Assembly[]; total: number }>;
+  /** The machine models with assemblies, by make and model. */
+  models(): Promise<DiagramModel[]>;
+  /** Every assembly in batches (by make, model, name), for the export and the sitemap. */
+  scan(batchSize: number): AsyncIterable<Assembly[]>;
+  count(): Promise<number>;
   close(): Promise<void>;
 }

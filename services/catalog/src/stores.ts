@@ -8,13 +8,16 @@ import { SqliteProductRepository } from './adapters/sqlite/sqlite-product-reposi
 import type { CatalogConfig } from './config.ts';
 import { createSqliteSearchInsights } from './adapters/sqlite/sqlite-search-insights.ts';
 import { MongoSearchInsights } from './adapters/mongo/mongo-search-insights.ts';
-import type { ProductRepository, SearchIndex, SearchInsightsStore } from './ports.ts';
+import { createSqliteDiagramStore } from './adapters/sqlite/sqlite-diagram-store.ts';
+import { MongoDiagramStore } from './adapters/mongo/mongo-diagram-store.ts';
+import type { DiagramStore, ProductRepository, SearchIndex, SearchInsightsStore } from './ports.ts';
 
 /** Where the embedded adapters keep their data (the launcher checks the SQLite file to decide on seeding). */
 export const catalogPaths = (dataDir: string) => ({
   sqlite: path.join(dataDir, 'catalog.sqlite'),
   searchDir: path.join(dataDir, 'catalog-search'),
   insights: path.join(dataDir, 'search-insights.sqlite'),
+  diagrams: path.join(dataDir, 'parts-diagrams.sqlite'),
 });
 
 export interface Stores {
@@ -22,6 +25,8 @@ export interface Stores {
   search: SearchIndex;
   /** Search analytics and the staff's search rules (#36). */
   insights: SearchInsightsStore;
+  /** Parts diagrams: machine models' assemblies and their callouts (#38). */
+  diagrams: DiagramStore;
   /** Which adapters were chosen, for the start-up log line. */
   kinds: { storage: 'sqlite' | 'mongodb'; search: 'embedded' | 'meilisearch' };
   close(): Promise<void>;
@@ -38,6 +43,7 @@ export async function openStores(config: StoresConfig, logger?: Logger): Promise
     : SqliteProductRepository.open(paths.sqlite, { cacheMb: config.SQLITE_CACHE_MB, mmapMb: config.SQLITE_MMAP_MB });
   let search: SearchIndex;
   let insights: SearchInsightsStore;
+  let diagrams: DiagramStore;
   try {
     insights = config.MONGO_URL ? await MongoSearchInsights.connect(config.MONGO_URL) : createSqliteSearchInsights(paths.insights);
   } catch (err) {
@@ -45,11 +51,17 @@ export async function openStores(config: StoresConfig, logger?: Logger): Promise
     throw err;
   }
   try {
+    diagrams = config.MONGO_URL ? await MongoDiagramStore.connect(config.MONGO_URL) : createSqliteDiagramStore(paths.diagrams);
+  } catch (err) {
+    await Promise.allSettled([repo.close(), insights.close()]);
+    throw err;
+  }
+  try {
     search = config.MEILI_URL
       ? await MeiliSearchIndex.connect({ url: config.MEILI_URL, apiKey: config.MEILI_MASTER_KEY, indexName: config.MEILI_INDEX })
       : await EmbeddedSearchIndex.open(paths.searchDir);
   } catch (err) {
-    await Promise.allSettled([repo.close(), insights.close()]);
+    await Promise.allSettled([repo.close(), insights.close(), diagrams.close()]);
     throw err;
   }
   const kinds = { storage: config.MONGO_URL ? 'mongodb' : 'sqlite', search: config.MEILI_URL ? 'meilisearch' : 'embedded' } as const;
@@ -59,9 +71,10 @@ export async function openStores(config: StoresConfig, logger?: Logger): Promise
     repo: traced(repo, 'catalog.store'),
     search: traced(search, `search.${kinds.search}`),
     insights: traced(insights, 'catalog.insights'),
+    diagrams: traced(diagrams, 'catalog.diagrams'),
     kinds,
     close: async () => {
-      await Promise.allSettled([search.close(), repo.close(), insights.close()]);
+      await Promise.allSettled([search.close(), repo.close(), insights.close(), diagrams.close()]);
     },
   };
 }

@@ -61,6 +61,7 @@ export async function startCatalog(
     logger,
     tmpDir: path.join(tmp.dir, 'tmp'),
     importBatch: opts.importBatch,
+    diagrams: stores.diagrams,
     searchInsights: { store: stores.insights, retentionDays: 180, buffer: { maxEvents: opts.searchEventBuffer ?? 20_000, flushEveryMs: 100, flushAt: 2_000 } },
   });
   const served = await serve(app, {

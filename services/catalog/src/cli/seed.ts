@@ -75,13 +75,14 @@ async function main(): Promise<void> {
       return;
     }
     logger.info({ products: args.products, seed: args.seed, existing: before, ...stores.kinds }, 'seeding the catalogue');
-    const result = await seedCatalogue({ repo: stores.repo, search: stores.search, count: args.products, seed: args.seed, logger });
+    const result = await seedCatalogue({ repo: stores.repo, search: stores.search, diagrams: stores.diagrams, count: args.products, seed: args.seed, logger });
     const total = await stores.repo.count();
     logger.info(
       {
         products: result.products,
         totalInCatalogue: total,
         testimonials: result.testimonials,
+        assemblies: result.assemblies,
         writeSeconds: +(result.writeMs / 1000).toFixed(1),
         indexSeconds: +(result.indexMs / 1000).toFixed(1),
         totalSeconds: +(result.totalMs / 1000).toFixed(1),

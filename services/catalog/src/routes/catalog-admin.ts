@@ -30,7 +30,7 @@ const adminOf = (req: Request) => String(req.headers['x-admin-email'] ?? '').tri
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Streams `rows` as CSV (with a BOM, so spreadsheet programs read UTF-8) as a download named `fileName`. */
-async function sendCsv(res: Response, fileName: string, rows: AsyncIterable<string[]>) {
+export async function sendCsv(res: Response, fileName: string, rows: AsyncIterable<string[]>) {
   res.status(200).set({
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${fileName}"`,

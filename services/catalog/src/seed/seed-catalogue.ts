@@ -4,8 +4,9 @@
  * Idempotent for a given count and seed: products are upserted by SKU, so a rerun replaces them.
  */
 import type { Product } from '@forgeline/contracts/products';
-import type { ProductRepository, SearchIndex } from '../ports.ts';
+import type { DiagramStore, ProductRepository, SearchIndex } from '../ports.ts';
 import { DEFAULT_SEED, generateProducts, generateTestimonials } from './generate.ts';
+import { DemoDiagramCollector } from './demo-diagrams.ts';
 
 export const SEED_BATCH_SIZE = 5_000;
 export const MAX_SEED_PRODUCTS = 2_000_000;
@@ -22,11 +23,15 @@ export interface SeedOptions {
   seed?: number;
   batchSize?: number;
   logger?: SeedLogger;
+  /** Parts diagrams for the demo's machine models (#38), made from the parts as they are written. */
+  diagrams?: DiagramStore;
 }
 
 export interface SeedResult {
   products: number;
   testimonials: number;
+  /** Demo assemblies written (0 without `diagrams`). */
+  assemblies: number;
   /**
    * Milliseconds generating and writing products, building the search index (after the writes; an empty catalogue's
    * index takes its documents while the products are written), and in all.
@@ -48,6 +53,7 @@ export async function seedCatalogue(opts: SeedOptions): Promise<SeedResult> {
   await repo.insertTestimonials(testimonials);
 
   let written = 0;
+  const collector = opts.diagrams ? new DemoDiagramCollector() : null;
   const report = Math.max(batchSize, Math.ceil(count / 10));
   async function* batches(): AsyncIterable<Product[]> {
     let batch: Product[] = [];
@@ -55,6 +61,7 @@ export async function seedCatalogue(opts: SeedOptions): Promise<SeedResult> {
     let last = { at: performance.now(), written: 0 };
     for (const product of generateProducts({ count, seed: opts.seed ?? DEFAULT_SEED })) {
       batch.push(product);
+      collector?.take(product);
       if (batch.length === batchSize) {
         yield batch; // resumed once the store has taken it
         written += batch.length;
@@ -115,8 +122,32 @@ export async function seedCatalogue(opts: SeedOptions): Promise<SeedResult> {
   const indexMs = performance.now() - indexStarted;
   const totalMs = performance.now() - started;
   logger?.info({ indexed: await search.size(), indexMs: Math.round(indexMs), totalMs: Math.round(totalMs) }, 'search index built');
+  const assemblies = collector && opts.diagrams ? await saveDemoDiagrams(collector, opts.diagrams, logger) : 0;
 
-  return { products: written, testimonials: testimonials.length, writeMs, indexMs, totalMs };
+  return { products: written, testimonials: testimonials.length, assemblies, writeMs, indexMs, totalMs };
+}
+
+/** The demo parts books from a catalogue already stored (one seeded before diagrams existed): its parts read once. */
+export async function seedDemoDiagrams(products: AsyncIterable<Product[]>, diagrams: DiagramStore, logger?: SeedLogger): Promise<number> {
+  const collector = new DemoDiagramCollector();
+  for await (const batch of products) for (const p of batch) collector.take(p);
+  return saveDemoDiagrams(collector, diagrams, logger);
+}
+
+/** Writes the collected assemblies (replacing the demo's own on a rerun, as the products are). */
+async function saveDemoDiagrams(collector: DemoDiagramCollector, diagrams: DiagramStore, logger?: SeedLogger): Promise<number> {
+  const at = new Date().toISOString();
+  const assemblies = collector.assemblies(at);
+  const changes = await Promise.all(
+    assemblies.map(async (a) => {
+      const stored = await diagrams.get(a.id);
+      const assembly = stored ? { ...a, version: stored.version + 1 } : a;
+      return { assembly, expected: stored?.version ?? null, entry: { version: assembly.version, at, actor: 'demo catalogue', action: 'import' as const, summary: `demo parts book: ${a.callouts.length} lines` } };
+    }),
+  );
+  for (let i = 0; i < changes.length; i += 500) await diagrams.save(changes.slice(i, i + 500));
+  logger?.info({ assemblies: assemblies.length, models: new Set(assemblies.map((a) => `${a.makeSlug}/${a.modelSlug}`)).size }, 'demo parts diagrams written');
+  return assemblies.length;
 }
 
 /**
