@@ -100,7 +100,7 @@ async function main() {
   try {
     pages = process.env.LIGHTHOUSE_PATHS
       ? process.env.LIGHTHOUSE_PATHS.split(',').map((p) => ({ name: p.trim(), path: p.trim() }))
-      : await keyPages(origin, ['home', 'category', 'product', 'categories', 'gallery', 'brand']);
+      : await keyPages(origin, ['home', 'category', 'product', 'categories', 'gallery', 'brand', 'assembly']);
     // Each page asked for once before the runs: a freshly started stack answers its first requests of a kind late
     // (cold code paths and caches: the home page took 760 ms once, 20 ms after), and Lighthouse's simulated LCP adds
     // the server's observed answer time in full. A real storefront's servers are rarely that fresh.

@@ -1,5 +1,6 @@
 import { accountDataPaths, accountHistoryPaths, accountPaths, accountStaffPaths } from './openapi/account-paths.ts';
 import { cataloguePaths } from './openapi/catalogue-paths.ts';
+import { diagramPaths } from './openapi/diagram-paths.ts';
 import { imagePaths } from './openapi/image-paths.ts';
 import { inboxPaths } from './openapi/inbox-paths.ts';
 import { quoteViewPaths } from './openapi/quote-view-paths.ts';
@@ -23,6 +24,7 @@ const TAGS = [
   { name: 'Storefront', description: 'Public: search, product pages, categories, brands, fitment, parts lists, quote requests, contact' },
   { name: 'Images', description: 'Product pictures (public), and the staff\'s photo uploads and their processing' },
   { name: 'Catalogue', description: 'The seller\'s parts: list, read, create, edit, import and export' },
+  { name: 'Parts diagrams', description: "Machines' parts books: assemblies with a drawing and numbered callouts (public), and the staff's editor, import and export" },
   { name: 'Quote inbox', description: 'Quote requests and contact messages: work them, reply, export' },
   { name: 'Orders', description: "The buyers' accepted quotes, fulfilled by staff: list, export, ship, deliver, cancel" },
   { name: 'Webhooks', description: "The seller's ERP told of replies, accepts, declines and order changes: signed, retried (signed-in staff only)" },
@@ -88,6 +90,6 @@ export function buildOpenApiDocument(opts: { serverUrl?: string } = {}): JsonSch
       schemas: ERROR_COMPONENT,
       securitySchemes: SECURITY_SCHEMES,
     },
-    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...accountPaths, ...accountDataPaths, ...accountHistoryPaths, ...accountStaffPaths, ...searchInsightPaths, ...staffPaths, ...documentPaths },
+    paths: { ...storefrontPaths, ...imagePaths, ...cataloguePaths, ...diagramPaths, ...inboxPaths, ...orderPaths, ...webhookPaths, ...quoteViewPaths, ...accountPaths, ...accountDataPaths, ...accountHistoryPaths, ...accountStaffPaths, ...searchInsightPaths, ...staffPaths, ...documentPaths },
   };
 }

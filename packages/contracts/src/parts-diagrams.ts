@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ProductDetailSchema, ProductRefSchema } from './products.ts';
-import { slugify } from './slug.ts';
 
 /**
  * Parts diagrams (#38): the illustrated parts catalogue of a machine model. A model (make + model, as the fitment data
@@ -252,8 +251,17 @@ export const DiagramImportQuerySchema = z.object({
 /** The diagram CSV's columns, in the export's order (the import takes them in any order). */
 export const DIAGRAM_CSV_COLUMNS = ['make', 'model', 'assembly', 'callout', 'part_number', 'quantity', 'x', 'y', 'serial_from', 'serial_to', 'note'] as const;
 export type DiagramCsvColumn = (typeof DIAGRAM_CSV_COLUMNS)[number];
+/** The export's header: the columns with `sku` after `part_number` (which part exactly, when numbers repeat across brands). */
+export const DIAGRAM_EXPORT_COLUMNS = ['make', 'model', 'assembly', 'callout', 'part_number', 'sku', 'quantity', 'x', 'y', 'serial_from', 'serial_to', 'note'] as const;
+export const DIAGRAM_EXPORT_HEADER = DIAGRAM_EXPORT_COLUMNS.join(',');
 
-/** The buyer's pages. */
-export const machinePath = (make: string, model: string) => `/machines/${slugify(make)}/${slugify(model)}`;
-export const assemblyPath = (a: { make?: string; model?: string; makeSlug?: string; modelSlug?: string; slug: string }) =>
-  `/machines/${a.makeSlug ?? slugify(a.make ?? '')}/${a.modelSlug ?? slugify(a.model ?? '')}/${a.slug}`;
+/** The buyer's pages (defined beside the other page paths, zod-free, for the web app's chunks). */
+export { assemblyPath, machinePath } from './slug.ts';
+
+const slugPart = z.string().regex(/^[a-z0-9-]{1,80}$/, 'must be a slug');
+/** GET /media/generated/diagrams/:make/:model/:file.svg: a demo assembly's drawing (file: `<assembly>-<callouts>`). */
+export const GeneratedDiagramParamsSchema = z.object({
+  make: slugPart,
+  model: slugPart,
+  file: z.string().regex(/^[a-z0-9-]{1,80}-\d{1,2}$/, 'must be <assembly>-<callouts>'),
+});

@@ -196,6 +196,24 @@ export const ProductListResponseSchema = z.object({
   pagination: PaginationSchema,
   /** A search whose query staff marked not stocked (#36): what to say, and that buyers can still ask for it. */
   notice: SearchNoticeSchema.optional(),
+  /**
+   * A search naming a machine and a word of its parts book ("320D idler seal", #38): the assemblies it can open, best
+   * first (at most 3; only on a search's first page).
+   */
+  assemblies: z
+    .array(
+      z.object({
+        make: z.string(),
+        model: z.string(),
+        makeSlug: z.string(),
+        modelSlug: z.string(),
+        assemblySlug: z.string(),
+        assemblyName: z.string(),
+        /** Callout numbers of the parts found on this page that the assembly holds. */
+        callouts: z.array(z.string()),
+      }),
+    )
+    .optional(),
 });
 export type ProductListResponse = z.infer<typeof ProductListResponseSchema>;
 

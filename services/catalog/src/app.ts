@@ -40,7 +40,7 @@ import { replacementOf } from './domain/replacement.ts';
 import { fitsNarrowing, mergeHistoryHits } from './domain/search/history-search.ts';
 import type { DiagramStore, MachineNarrowing, Page, ProductRepository, SearchIndex, SearchInsightsStore, SearchOptions } from './ports.ts';
 import { registerPartsDiagramRoutes } from './routes/parts-diagrams.ts';
-import { whereUsed } from './domain/parts-diagrams.ts';
+import { DiagramSearch, whereUsed } from './domain/parts-diagrams.ts';
 import { dayOf, SearchEventBuffer } from './domain/search-insights.ts';
 import { SearchRules, withPinned } from './domain/search/search-rules.ts';
 import { registerSearchInsightsRoutes } from './routes/search-insights.ts';
@@ -139,6 +139,9 @@ export function createApp(deps: CatalogDeps): Express {
     cache.clear();
     clears?.announce();
   };
+
+  const diagramSearch = deps.diagrams ? new DiagramSearch(deps.diagrams) : null;
+  clears?.onClear(() => diagramSearch?.clear());
 
   // Search analytics and the staff's rules (#36): their buffer and rules live as long as the app.
   const insights = deps.searchInsights;
@@ -256,7 +259,9 @@ export function createApp(deps: CatalogDeps): Express {
         });
         page = await withFitsMachines(hits, machine);
         const notice = rules?.noticeFor(q.search);
-        if (notice) return listResponse(page, limit, offset, { notice });
+        // A machine and a word of its parts book ("320D idler seal"): the assemblies the search can open (#38).
+        const assemblies = diagramSearch && offset === 0 ? await diagramSearch.find(q.search, page.items.map((p) => p.id)) : [];
+        if (notice || assemblies.length) return listResponse(page, limit, offset, { ...(notice ? { notice } : {}), ...(assemblies.length ? { assemblies } : {}) });
       } else if (q.category) {
         const category = await requireCategory(q.category);
         const brand = q.brand ? await requireBrand(q.brand) : undefined;
@@ -476,7 +481,13 @@ export function createApp(deps: CatalogDeps): Express {
   });
   void imports.recover().catch((err: unknown) => logger.error({ err }, 'catalogue imports: recovery after a stop failed'));
   registerCatalogAdminRoutes(app, { repo, search, imports, tmpDir: deps.tmpDir ?? tmpdir(), onChange: clearAnswers });
-  if (deps.diagrams) registerPartsDiagramRoutes(app, { repo, diagrams: deps.diagrams, cache, tmpDir: deps.tmpDir ?? tmpdir(), logger, onChange: clearAnswers });
+  if (deps.diagrams) {
+    const onChange = () => {
+      diagramSearch?.clear();
+      clearAnswers();
+    };
+    registerPartsDiagramRoutes(app, { repo, diagrams: deps.diagrams, cache, tmpDir: deps.tmpDir ?? tmpdir(), logger, onChange });
+  }
   app.locals.imports = imports;
 
   return finishApp(app, logger);

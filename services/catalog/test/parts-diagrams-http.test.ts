@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProductDetailSchema } from '@forgeline/contracts/products';
+import { ProductDetailSchema, ProductListResponseSchema } from '@forgeline/contracts/products';
 import { AssemblyPageSchema, AssemblySchema, DiagramImportReportSchema, MachinePageSchema, type Assembly } from '@forgeline/contracts/parts-diagrams';
 import { startFerretDb } from '@forgeline/test-support/ferretdb';
 import { PRODUCTS, id, makeProduct } from './fixtures.ts';
@@ -213,6 +213,19 @@ describe.each(storeAdapters(ferret))('parts diagrams over HTTP: $name', ({ skip,
       expect((await catalog.call(`/api/admin/assemblies/${id}`)).status).toBe(404);
       const history = (await catalog.call(`/api/admin/assemblies/${id}/history`)).body as { entries: { action: string }[] };
       expect(history.entries.map((e) => e.action)).toEqual(['delete', 'create']);
+    });
+
+    it('opens the assemblies a search for a machine and a word of its parts book names', async () => {
+      const search = async (q: string) => ProductListResponseSchema.parse((await catalog.call(`/api/products?search=${encodeURIComponent(q)}&limit=10`)).body);
+      // By the parts found: the idler seal is callout 3 of the track roller frame (and 1 of the imported swing drive).
+      const seal = await search('320D idler seal');
+      expect(seal.products.map((p) => p.id)).toContain(SEAL.id);
+      expect(seal.assemblies).toContainEqual({ assemblySlug: 'track-roller-frame', assemblyName: 'Track roller frame', callouts: ['3'], make: 'Caterpillar', model: '320D Excavator', makeSlug: 'caterpillar', modelSlug: '320d-excavator' });
+      // By the assembly's name.
+      expect((await search('320d swing')).assemblies?.map((a) => a.assemblySlug)).toEqual(['swing-drive']);
+      // No machine named, or nothing but the machine: no assemblies.
+      expect((await search('idler seal')).assemblies).toBeUndefined();
+      expect((await search('320D')).assemblies).toBeUndefined();
     });
 
     it('lists the parts books in the sitemap source', async () => {

@@ -1,6 +1,7 @@
 import {
   CalloutSchema,
   DIAGRAM_CSV_COLUMNS,
+  DIAGRAM_EXPORT_COLUMNS,
   DIAGRAM_LIMITS,
   type Assembly,
   type Callout,
@@ -20,8 +21,7 @@ import { contentOf, describeChange, freeSlug, historyEntry, newAssembly, sortCal
  * reported with its row and column, as the catalogue import reports them.
  */
 
-/** The export's header: the contract's columns with `sku` after `part_number` (which part exactly, when numbers repeat across brands). */
-export const DIAGRAM_EXPORT_COLUMNS = ['make', 'model', 'assembly', 'callout', 'part_number', 'sku', 'quantity', 'x', 'y', 'serial_from', 'serial_to', 'note'] as const;
+export { DIAGRAM_EXPORT_COLUMNS };
 type Column = DiagramCsvColumn | 'sku';
 
 const ALIASES: Record<Column, string[]> = {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Product } from '@forgeline/contracts/products';
+import type { Product, ProductListResponse } from '@forgeline/contracts/products';
 import {
   WHERE_USED_LIMIT,
   type Assembly,
@@ -11,8 +11,8 @@ import {
   type Callout,
   type WhereUsedResponse,
 } from '@forgeline/contracts/parts-diagrams';
-import { slugify } from '@forgeline/contracts/slug';
-import type { DiagramStore, ProductRepository } from '../ports.ts';
+import { codeKey, slugify } from '@forgeline/contracts/slug';
+import type { DiagramModel, DiagramStore, ProductRepository } from '../ports.ts';
 import { replacementOf } from './replacement.ts';
 
 /**
@@ -164,4 +164,71 @@ export async function whereUsed(diagrams: DiagramStore, productId: string): Prom
       };
     }),
   };
+}
+
+/** An assembly a search can open. */
+export type AssemblyHit = NonNullable<ProductListResponse['assemblies']>[number];
+
+/** The words of a model's name that name it in a search: those with a digit ("320D", "PC200-8", "9400"), as codes. */
+export const modelKeys = (model: string) =>
+  model
+    .split(/\s+/)
+    .filter((w) => /\d/.test(w))
+    .map(codeKey)
+    .filter((k) => k.length >= 2);
+
+/**
+ * Search knows the parts books (#38): a query naming a machine model ("320D") and words of an assembly or its parts
+ * ("idler seal") finds the assemblies it can open: by the assembly's name, and by the search's own hits drawn in it.
+ * The models with parts books are read once per `ttlMs` (a few hundred rows), and again after any change.
+ */
+export class DiagramSearch {
+  private models: { at: number; list: Promise<DiagramModel[]> } | null = null;
+  constructor(
+    private readonly diagrams: DiagramStore,
+    private readonly ttlMs = 30_000,
+  ) {}
+
+  clear(): void {
+    this.models = null;
+  }
+
+  private modelList(): Promise<DiagramModel[]> {
+    if (!this.models || Date.now() - this.models.at > this.ttlMs) {
+      const list = this.diagrams.models();
+      this.models = { at: Date.now(), list };
+      list.catch(() => (this.models = null));
+    }
+    return this.models.list;
+  }
+
+  async find(query: string, hitIds: readonly string[], limit = 3): Promise<AssemblyHit[]> {
+    const words = query.split(/\s+/).filter(Boolean);
+    const keys = new Set(words.map(codeKey));
+    const named = (await this.modelList()).filter((m) => modelKeys(m.model).some((k) => keys.has(k))).slice(0, 3);
+    if (!named.length) return [];
+    const modelWords = new Set(named.flatMap((m) => modelKeys(m.model)));
+    const rest = words.filter((w) => !modelWords.has(codeKey(w))).map((w) => w.toLowerCase()).filter((w) => w.length >= 3);
+    if (!rest.length) return [];
+    const hits = new Set(hitIds);
+    const scored: { score: number; hit: AssemblyHit }[] = [];
+    for (const m of named) {
+      for (const a of await this.diagrams.listForModel(m.makeSlug, m.modelSlug)) {
+        const name = a.name.toLowerCase();
+        const byName = rest.filter((w) => name.includes(w)).length;
+        const callouts = [...new Set(a.callouts.filter((c) => hits.has(c.partId)).map((c) => c.number))];
+        const score = byName * 2 + Math.min(callouts.length, 3);
+        if (score > 0) {
+          scored.push({
+            score,
+            hit: { make: a.make, model: a.model, makeSlug: a.makeSlug, modelSlug: a.modelSlug, assemblySlug: a.slug, assemblyName: a.name, callouts },
+          });
+        }
+      }
+    }
+    return scored
+      .sort((x, y) => y.score - x.score || x.hit.assemblyName.localeCompare(y.hit.assemblyName))
+      .slice(0, limit)
+      .map((s) => s.hit);
+  }
 }

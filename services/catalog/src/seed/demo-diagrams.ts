@@ -6,10 +6,12 @@
  * small (at most a few dozen candidates per model and group), so 2,000,000 parts cost no more memory than 20,000.
  */
 import type { Product } from '@forgeline/contracts/products';
-import { round2, type Assembly, type Callout } from '@forgeline/contracts/parts-diagrams';
+import { GeneratedDiagramParamsSchema, round2, type Assembly, type Callout } from '@forgeline/contracts/parts-diagrams';
+
+export { GeneratedDiagramParamsSchema };
 import { stableUuid } from '../domain/stable-uuid.ts';
 import { sortCallouts } from '../domain/parts-diagrams.ts';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { slugify, titleFromSlug } from '@forgeline/contracts/slug';
 import { BRANDS, CATEGORIES, type Group } from './catalogue-data.ts';
 import { escapeXml } from './part-image.ts';
@@ -254,13 +256,6 @@ export function renderDiagramSvg(o: { title: string; subtitle: string; key: stri
 const SECTION_NAME = new Map(SECTIONS.map((s) => [slugify(s.name), s.name] as const));
 const MAKE_NAME = new Map(BRANDS.map((b) => [slugify(b.name), b.name] as const));
 const MODEL_NAME = new Map(BRANDS.flatMap((b) => (b.models ?? []).map((m) => [`${slugify(b.name)}/${slugify(m)}`, m] as const)));
-const slugPart = z.string().regex(/^[a-z0-9-]{1,80}$/, 'must be a slug');
-export const GeneratedDiagramParamsSchema = z.object({
-  make: slugPart,
-  model: slugPart,
-  file: z.string().regex(/^[a-z0-9-]{1,80}-\d{1,2}$/, 'must be <assembly>-<callouts>'),
-});
-
 /** GET /media/generated/diagrams/:make/:model/:assembly-:n.svg: the drawing demoAssembly's URL names. */
 export function renderDemoDiagram(p: z.infer<typeof GeneratedDiagramParamsSchema>): string {
   const m = /^(.*)-(\d+)$/.exec(p.file)!;
