@@ -26,6 +26,14 @@ describe('auditAction', () => {
     expect(auditAction('PUT', '/api/admin/search/queries/status')).toBe('search.query-status');
     expect(auditAction('GET', '/api/admin/search/insights')).toBe('search.insights');
     expect(auditAction('GET', '/api/admin/search/aliases.csv')).toBe('search.aliases');
+    // Parts diagrams (#38): each save, import, export and drawing, beside the assembly's own history.
+    expect(auditAction('POST', '/api/admin/assemblies')).toBe('diagram.create');
+    expect(auditAction('PUT', '/api/admin/assemblies/a1')).toBe('diagram.update');
+    expect(auditAction('DELETE', '/api/admin/assemblies/a1')).toBe('diagram.delete');
+    expect(auditAction('GET', '/api/admin/assemblies/a1/history')).toBe('diagram.read');
+    expect(auditAction('POST', '/api/admin/assemblies/import')).toBe('diagram.import');
+    expect(auditAction('GET', '/api/admin/assemblies/export.csv')).toBe('diagram.export');
+    expect(auditAction('POST', '/api/admin/diagrams/a1')).toBe('diagram.upload');
   });
 
   it('names an unknown call by its method and first segments', () => {

@@ -18,6 +18,11 @@ export function auditAction(method: string, path: string): string {
     [/^\/api\/admin\/products\/[^/]+$/, 'product.update', 'product.read'],
     [/^\/api\/admin\/products$/, 'product.create', 'product.list'],
     [/^\/api\/admin\/search-products-by-code$/, 'product.search', 'product.search'],
+    // Parts diagrams (#38): the editor's saves, the CSV in and out, and new drawings.
+    [/^\/api\/admin\/assemblies\/import$/, 'diagram.import', 'diagram.import'],
+    [/^\/api\/admin\/assemblies\/export\.csv$/, 'diagram.export', 'diagram.export'],
+    [/^\/api\/admin\/assemblies(\/[^/]+(\/history)?)?$/, m === 'DELETE' ? 'diagram.delete' : m === 'POST' ? 'diagram.create' : 'diagram.update', 'diagram.read'],
+    [/^\/api\/admin\/diagrams\/[^/]+$/, 'diagram.upload', 'diagram.read'],
     [/^\/api\/admin\/search\/aliases(\.csv|\/[^/]+)?$/, m === 'DELETE' ? 'search.alias-remove' : 'search.alias', 'search.aliases'],
     [/^\/api\/admin\/search\/synonyms(\.csv|\/[^/]+)?$/, m === 'DELETE' ? 'search.synonym-remove' : 'search.synonym', 'search.synonyms'],
     [/^\/api\/admin\/search\/queries\/status$/, 'search.query-status', 'search.query-status'],
