@@ -408,6 +408,29 @@ if (missing) {
       }, 15_000);
     });
 
+    it('shows a parts-diagram change made through one catalog replica on the other at once (#38)', async () => {
+      const p = products[7]!;
+      const headers = { ...(await gatewayAssertionHeaders(cluster.serviceToken, 'cluster-test@cluster-test.example')), 'content-type': 'application/json' };
+      const one = addressOf('catalog-1');
+      const other = addressOf('catalog-2');
+      const name = `Cluster section ${randomBytes(3).toString('hex')}`;
+      const created = await call<{ id: string; version: number; slug: string }>(`${one}/api/admin/assemblies`, { method: 'POST', headers, body: JSON.stringify({ make: 'Clustermake', model: 'CM-1 Loader', name }) });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const page = `/api/machines/clustermake/cm-1-loader/assemblies/${created.body.slug}`;
+      // Read on the other replica first, so its ready-made answer is the old one: the change must empty it.
+      expect((await call<{ lines: unknown[] }>(`${other}${page}`)).body.lines).toEqual([]);
+      const saved = await call(`${one}/api/admin/assemblies/${created.body.id}`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ version: created.body.version, name, callouts: [{ number: '1', positions: [{ x: 50, y: 50 }], partId: p.id, quantity: 3 }] }),
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      await eventually('catalog-2 shows the new line', async () => {
+        const res = await call<{ lines: { partId: string; quantity: number }[] }>(`${other}${page}`);
+        return res.body.lines[0]?.partId === p.id && res.body.lines[0].quantity === 3 ? true : undefined;
+      }, 15_000);
+    });
+
     /** One number from Prometheus's HTTP API (an instant query), or undefined when the query has no series yet. */
     async function promValue(query: string): Promise<number | undefined> {
       const res = await call<{ status: string; data: { result: { value: [number, string] }[] } }>(`${cluster.prometheus}/api/v1/query?query=${encodeURIComponent(query)}`);
