@@ -25,6 +25,9 @@ export default defineConfig({
       {
         extends: true,
         plugins: [react()],
+        // @panzoom/panzoom's `main` is a UMD file in a "type": "module" package: Node loads it as ESM with no exports.
+        // The browser build and the SSR bundle take its `module` (ESM) file; so do the tests.
+        resolve: { alias: { '@panzoom/panzoom': '@panzoom/panzoom/dist/panzoom.es.js' } },
         test: {
           name: 'web',
           include: ['web/src/**/*.test.tsx'],

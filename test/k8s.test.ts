@@ -771,6 +771,8 @@ describe.skipIf(scalerSkip)(`the metric the ScaledObject scales on${scalerSkip ?
         taken.push(p.sku);
         return { sku: p.sku, productId: p.productId, processed: 0, unchanged: 0, failed: [], images: [], catalogUpdated: false } satisfies ProcessSkuResult;
       },
+      // Not queued here; a worker needs a handler for every job name.
+      'process-diagram': async (p) => ({ assemblyId: p.assemblyId, diagram: null, superseded: true, catalogUpdated: false }),
     };
     const worker = await queue.work(handlers, { concurrency: 1 });
     try {

@@ -52,6 +52,9 @@ function routePreload(): Plugin {
     { re: '^/about/?$', entry: 'src/features/static-pages/components/about-page.tsx' },
     { re: '^/faq/?$', entry: 'src/features/static-pages/components/faq-page.tsx' },
     { re: '^/contact/?$', entry: 'src/features/contact/components/contact-page.tsx' },
+    // Parts diagrams (#38): a machine's assemblies, and one assembly (its drawing's zoom library comes with it).
+    { re: '^/machines/[^/]+/[^/]+/?$', entry: 'src/features/diagrams/components/machine-page.tsx' },
+    { re: '^/machines/[^/]+/[^/]+/[^/]+/?$', entry: 'src/features/diagrams/components/assembly-page.tsx' },
     { re: '^/(?:privacy|refund-policy|shipping-policy|disclaimer)/?$', entry: 'src/app/routes/policy-routes.tsx' },
   ];
   return {

@@ -23,10 +23,12 @@ import { subcategoriesQuery } from './features/categories/api/get-subcategories.
 import { productQuery } from './features/products/api/get-product.ts';
 import { searchProductsQuery } from './features/search/api/search-products.ts';
 import { quoteViewQuery } from './features/quote-view/api/get-quote-view.ts';
+import { assemblyQuery } from './features/diagrams/api/get-assembly.ts';
+import { machineQuery } from './features/diagrams/api/get-machine.ts';
 import { quoteViewFormKey } from '@forgeline/contracts/ssr';
 import type { PreloadedQuery } from './lib/preloaded-queries.ts';
 import { createQueryClient } from './lib/query-client.ts';
-import { ServerQuoteFormContext } from './lib/server-quote-form.ts';
+import { ServerQuoteFormContext, ServerQuoteListContext } from './lib/server-quote-form.ts';
 
 export type { PageData, RenderedPage };
 
@@ -52,8 +54,13 @@ function queriesFor(data: PageData): PreloadedQuery[] {
         { queryKey: quoteViewQuery(data.token).queryKey, data: data.view },
         ...(data.form ? [{ queryKey: quoteViewFormKey(data.token), data: data.form }] : []),
       ];
+    case 'machine':
+      return [{ queryKey: machineQuery(data.make, data.model).queryKey, data: data.machine }];
+    case 'assembly':
+      return [{ queryKey: assemblyQuery(data.make, data.model, data.assembly).queryKey, data: data.page }];
     case 'home':
     case 'static':
+    case 'quote-list': // its form is for browsers without JavaScript only: nothing for the app
       return [];
   }
 }
@@ -70,11 +77,13 @@ export async function renderPage(url: string, data: PageData): Promise<RenderedP
   const html = renderToString(
     <StrictMode>
       <ServerQuoteFormContext.Provider value={data.kind === 'product' ? data.quote : undefined}>
-        <AppProviders client={client}>
-          <StaticRouter location={`${location.pathname}${location.search}`}>
-            <AppRoutes />
-          </StaticRouter>
-        </AppProviders>
+        <ServerQuoteListContext.Provider value={data.kind === 'quote-list' ? data : undefined}>
+          <AppProviders client={client}>
+            <StaticRouter location={`${location.pathname}${location.search}`}>
+              <AppRoutes />
+            </StaticRouter>
+          </AppProviders>
+        </ServerQuoteListContext.Provider>
       </ServerQuoteFormContext.Provider>
     </StrictMode>,
   );

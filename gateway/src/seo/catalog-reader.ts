@@ -6,15 +6,18 @@ import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from '@forgeline/contracts/co
 import {
   BrandProductsResponseSchema,
   ProductListResponseSchema,
+  ProductLookupResponseSchema,
   ProductDetailSchema,
   SubcategoryListSchema,
   type BrandProductsResponse,
   type ProductDetail,
   type ProductListResponse,
+  type ProductLookupItem,
   type Subcategory,
 } from '@forgeline/contracts/products';
 import type { Response } from 'undici';
-import { SitemapProductsResponseSchema, type SitemapProductsResponse } from '@forgeline/contracts/sitemap';
+import { SitemapAssembliesResponseSchema, SitemapProductsResponseSchema, type SitemapProductsResponse } from '@forgeline/contracts/sitemap';
+import { AssemblyPageSchema, MachinePageSchema, type AssemblyPage, type MachinePage } from '@forgeline/contracts/parts-diagrams';
 import type { z } from 'zod';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { toReplicaPool, type ReplicaPool } from '../replica-pool.ts';
@@ -50,9 +53,11 @@ export function createCatalogReader(o: CatalogReaderOptions) {
   async function get<S extends z.ZodType>(
     path: string,
     schema: S,
-    opts: { requestId?: string; internal?: boolean; timeoutMs?: number } = {},
+    opts: { requestId?: string; internal?: boolean; timeoutMs?: number; json?: unknown } = {},
   ): Promise<z.infer<S>> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (opts.json !== undefined) headers['content-type'] = 'application/json';
+    const call = `${opts.json === undefined ? 'GET' : 'POST'} ${path}`;
     if (opts.requestId) headers[REQUEST_ID_HEADER] = opts.requestId;
     if (opts.internal) {
       if (!o.serviceToken) throw new CatalogReadError('no service token configured for the internal sitemap route', null);
@@ -60,23 +65,24 @@ export function createCatalogReader(o: CatalogReaderOptions) {
     }
     let res: Response;
     try {
-      // Reads: one whose replica dies before answering is asked of the next replica.
-      res = await catalog.fetch(path, { headers, signal: AbortSignal.timeout(opts.timeoutMs ?? o.timeoutMs) });
+      // Reads (a POSTed lookup too): one whose replica dies before answering is asked of the next replica.
+      const body = opts.json === undefined ? {} : { method: 'POST', body: JSON.stringify(opts.json), idempotent: true };
+      res = await catalog.fetch(path, { headers, ...body, signal: AbortSignal.timeout(opts.timeoutMs ?? o.timeoutMs) });
     } catch (err) {
       const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : String((err as Error)?.message ?? err);
-      throw new CatalogReadError(`GET ${path}: ${reason}`, null);
+      throw new CatalogReadError(`${call}: ${reason}`, null);
     }
     if (res.status === 410) {
       const body = (await res.json().catch(() => ({}))) as { category?: unknown; categoryPath?: unknown };
       const gone = typeof body.category === 'string' && typeof body.categoryPath === 'string' ? { category: body.category, categoryPath: body.categoryPath } : undefined;
-      throw new CatalogReadError(`GET ${path} answered 410`, 410, gone);
+      throw new CatalogReadError(`${call} answered 410`, 410, gone);
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw new CatalogReadError(`GET ${path} answered ${res.status}`, res.status);
+      throw new CatalogReadError(`${call} answered ${res.status}`, res.status);
     }
     const parsed = schema.safeParse(await res.json());
-    if (!parsed.success) throw new CatalogReadError(`GET ${path}: unexpected body (${parsed.error.issues[0]?.message})`, res.status);
+    if (!parsed.success) throw new CatalogReadError(`${call}: unexpected body (${parsed.error.issues[0]?.message})`, res.status);
     return parsed.data;
   }
 
@@ -108,6 +114,17 @@ export function createCatalogReader(o: CatalogReaderOptions) {
     productCount: async (): Promise<number> =>
       (await get(`/api/catalog/products?${q({ limit: 1, offset: 0 })}`, ProductListResponseSchema, { timeoutMs: o.sitemapTimeoutMs }))
         .pagination.totalProducts,
+    /** Parts by id as they stand today (current, superseded, not sold), one item per id in the order given. */
+    lookup: async (ids: string[], requestId?: string): Promise<ProductLookupItem[]> =>
+      (await get('/api/products/lookup', ProductLookupResponseSchema, { requestId, json: { ids } })).items,
+    /** A machine's parts book (#38), as machine-page.tsx asks for it. */
+    machine: (make: string, model: string, requestId?: string): Promise<MachinePage> =>
+      get(`/api/machines/${encodeURIComponent(make)}/${encodeURIComponent(model)}`, MachinePageSchema, { requestId }),
+    /** An assembly's drawing and table, as assembly-page.tsx asks for it. */
+    assembly: (make: string, model: string, assembly: string, requestId?: string): Promise<AssemblyPage> =>
+      get(`/api/machines/${encodeURIComponent(make)}/${encodeURIComponent(model)}/assemblies/${encodeURIComponent(assembly)}`, AssemblyPageSchema, { requestId }),
+    sitemapAssemblies: async (): Promise<string[]> =>
+      (await get('/internal/sitemap/assemblies', SitemapAssembliesResponseSchema, { internal: true, timeoutMs: o.sitemapTimeoutMs })).paths,
     sitemapProducts: (offset: number, limit: number): Promise<SitemapProductsResponse> =>
       get(`/internal/sitemap/products?${q({ offset, limit })}`, SitemapProductsResponseSchema, {
         internal: true,

@@ -1,6 +1,7 @@
 /** What each storefront route says about itself in <head>. Pure: data in, HeadTags out. */
 import type { Product } from '@forgeline/contracts/products';
-import { categoryPath, productPath, titleFromSlug } from '@forgeline/contracts/slug';
+import type { AssemblyPage, MachinePage } from '@forgeline/contracts/parts-diagrams';
+import { assemblyPath, categoryPath, machinePath, productPath, titleFromSlug } from '@forgeline/contracts/slug';
 import { PRELOADED_PRODUCT_ID } from '@forgeline/contracts/ssr';
 import { heroSlides } from '@forgeline/site-config/hero-slides';
 import { policies, type PolicyKind } from '@forgeline/site-config/policies';
@@ -383,4 +384,61 @@ export function brandHead(ctx: PageContext, f: ListFacts & { brandSlug: string }
       ]),
     ],
   });
+}
+
+/** Names in a description: the first few, then how many more ("Engine — lubrication, Final drive and 4 more"). */
+function someOf(names: string[], shown = 3): string {
+  const first = names.slice(0, shown);
+  const more = names.length - first.length;
+  if (more > 0) return `${first.join(', ')} and ${more} more`;
+  return first.length > 1 ? `${first.slice(0, -1).join(', ')} and ${first.at(-1)}` : (first[0] ?? '');
+}
+
+/** /machines/{make}/{model} (#38): a machine model's parts book. One without diagrams yet is served but not indexed. */
+export function machineHead(ctx: PageContext, m: MachinePage): PageHead {
+  const name = `${m.make} ${m.model}`;
+  const path = machinePath(m.make, m.model);
+  const count = m.assemblies.length;
+  const fit = m.productCount ? ` ${m.productCount.toLocaleString('en-US')} parts in stock fit it.` : '';
+  return basic(ctx, {
+    title: `${name} parts diagrams`,
+    description: count
+      ? `Parts diagrams of the ${name}: ${count} assembl${count === 1 ? 'y' : 'ies'} (${someOf(m.assemblies.map((a) => a.name))}) with numbered callouts, part numbers and quantities.${fit} Request a quote from ${ctx.site.name}.`
+      : `Spare parts for the ${name} at ${ctx.site.name}.${fit} Send us your serial number and we will find the part.`,
+    path,
+    robots: count ? undefined : NOINDEX,
+    jsonLd: [
+      breadcrumbs(ctx, [
+        { name: 'Home', path: '/' },
+        { name, path },
+      ]),
+    ],
+  });
+}
+
+/** /machines/{make}/{model}/{assembly} (#38): one assembly's drawing and parts table; the drawing is the page's largest paint. */
+export function assemblyHead(ctx: PageContext, a: AssemblyPage): PageHead {
+  const machine = `${a.make} ${a.model}`;
+  const path = assemblyPath(a);
+  const numbers = [...new Set(a.lines.flatMap((l) => (l.part ? [l.part.partNumber || l.part.sku] : [])))];
+  const callouts = new Set(a.lines.map((l) => l.number)).size;
+  const head = basic(ctx, {
+    title: `${a.name} — ${machine} parts diagram`,
+    description: `Parts diagram of the ${a.name} of the ${machine}: ${callouts} callout${callouts === 1 ? '' : 's'}${numbers.length ? ` with part numbers (${someOf(numbers)})` : ''} and quantities. Ask ${ctx.site.name} for a quote on the whole list.`,
+    path,
+    jsonLd: [
+      breadcrumbs(ctx, [
+        { name: 'Home', path: '/' },
+        { name: machine, path: machinePath(a.make, a.model) },
+        { name: a.name, path },
+      ]),
+    ],
+  });
+  const d = a.diagram;
+  if (!d) return head;
+  // As assembly-drawing.tsx's <img> asks for it: the variants' srcset (raster drawings) or the drawing itself.
+  const preload = d.variants?.length
+    ? { href: d.url, srcset: [...d.variants.map((v) => `${v.url} ${v.width}w`), `${d.url} ${d.width}w`].join(', '), sizes: '(min-width: 1024px) 60vw, 100vw' }
+    : { href: d.url };
+  return { ...head, tags: { ...head.tags, preloadImages: [preload] } };
 }

@@ -18,7 +18,7 @@ import type { Logger } from '@forgeline/service-kit/logger';
 import { siteConfig, type SiteConfig } from '@forgeline/site-config/site';
 import { CatalogReadError, createCatalogReader, type CatalogReader } from './catalog-reader.ts';
 import { injectHead } from './html.ts';
-import { brandHead, cardImagePreload, categoryHead, goneHead, notFoundHead, productHead, quoteViewHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
+import { assemblyHead, brandHead, cardImagePreload, categoryHead, goneHead, machineHead, notFoundHead, productHead, quoteViewHead, staticPageHead, type PageContext, type PageHead } from './pages.ts';
 import { createSitemaps, robotsTxt } from './sitemap.ts';
 import { createQuoteForm } from './quote-form.ts';
 import { createQuoteViewPage, privatePage, QUOTE_VIEW_PAGE } from './quote-view-page.ts';
@@ -132,6 +132,7 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
     });
     app.get('/sitemap.xml', xmlRoute(() => sitemaps.index()));
     app.get('/sitemap-pages.xml', xmlRoute(() => sitemaps.pages()));
+    app.get('/sitemap-diagrams.xml', xmlRoute(() => sitemaps.diagrams()));
     app.get(/^\/sitemap-products-(\d{1,6})\.xml$/, xmlRoute((req) => sitemaps.products(Number(PRODUCT_SITEMAP.exec(req.path)?.[1]))));
     quoteForm.mount(app);
     quoteViewPage.mount(app);
@@ -196,6 +197,16 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
         const data: PageData | undefined = head.status === 200 && list.products.length ? { kind: 'category', category: second, brand: third, page, list } : undefined;
         return { ...withFirstCardPreload(head, page, sample), data };
       }
+      // A machine's parts book and its assemblies (#38): the whole table server-rendered, so it is crawlable.
+      if (first === 'machines' && second && third && segments.length === 3) {
+        const machine = await catalog.machine(second, third, rid);
+        return { ...machineHead(ctx, machine), data: { kind: 'machine', make: second, model: third, machine } };
+      }
+      if (first === 'machines' && second && third && segments[3] && segments.length === 4) {
+        const page = await catalog.assembly(second, third, segments[3], rid);
+        return { ...assemblyHead(ctx, page), data: { kind: 'assembly', make: second, model: third, assembly: segments[3], page } };
+      }
+      if (first === 'machines') return notFoundHead(ctx);
       if (first === 'brands-available' && second && segments.length === 2) {
         const list = await catalog.brandProducts(second, page, rid);
         const head = brandHead(ctx, {
@@ -232,6 +243,11 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
         const list = await catalog.catalogProducts(q, { limit: SEARCH_PAGE_SIZE, offset: (page - 1) * SEARCH_PAGE_SIZE }, rid);
         return { ...withFirstCardPreload(head, page, list.products[0]), data: { kind: 'catalog', page, search: q, list } };
       }
+      if (pathname === '/quote') {
+        // A link that adds parts (?add=, an assembly page's form): without JavaScript, a form for those lines.
+        const list = await quoteForm.listPage(req, search, quote);
+        if (list) return { ...head, data: { kind: 'quote-list', ...list } };
+      }
       return SSR_CONTENT_PAGES.has(pathname) ? { ...head, data: { kind: 'static' } } : head;
     } catch (err) {
       if (err instanceof CatalogReadError && err.status === 410 && first === 'products') {
@@ -239,7 +255,16 @@ export function createSeoHandler(o: SeoHandlerOptions): SeoHandler {
         return goneHead(ctx, err.gone);
       }
       if (err instanceof CatalogReadError && err.notFound) {
-        const what = first === 'products' ? 'Product' : first === 'category' ? 'Category' : first === 'brands-available' ? 'Brand' : 'Page';
+        const what =
+          first === 'products'
+            ? 'Product'
+            : first === 'category'
+              ? 'Category'
+              : first === 'brands-available'
+                ? 'Brand'
+                : first === 'machines'
+                  ? segments.length === 4 ? 'Assembly' : 'Machine'
+                  : 'Page';
         o.logger.info({ path: url.pathname, requestId: rid, reason: err.message }, 'seo: not found, serving 404 page');
         return notFoundHead(ctx, what);
       }

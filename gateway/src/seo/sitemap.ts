@@ -73,7 +73,7 @@ export function createSitemaps(o: SitemapOptions) {
     index: () =>
       cached('index', async () => {
         const chunks = await chunkCount();
-        const files = ['/sitemap-pages.xml'];
+        const files = ['/sitemap-pages.xml', '/sitemap-diagrams.xml'];
         for (let n = 1; n <= chunks; n++) files.push(`/sitemap-products-${n}.xml`);
         return sitemapIndexXml(files.map(abs));
       }),
@@ -88,6 +88,8 @@ export function createSitemaps(o: SitemapOptions) {
         for (const b of brands) paths.add(`/brands-available/${b}`);
         return urlsetXml([...paths].map(abs));
       }),
+    /** The machines' parts books (#38): each machine with assemblies and each assembly. */
+    diagrams: () => cached('diagrams', async () => urlsetXml((await o.catalog.sitemapAssemblies()).map(abs))),
     /** n counts from 1. */
     products: (n: number) =>
       cached(`products-${n}`, async () => {

@@ -11,6 +11,8 @@ import { serve, type Served } from '@forgeline/service-kit/serve';
 import { tempDir } from '@forgeline/test-support/net';
 import { createApp as createCatalogApp } from '../../../services/catalog/src/app.ts';
 import { openStores, type Stores } from '../../../services/catalog/src/stores.ts';
+import type { QuoteListFormData } from '@forgeline/contracts/ssr';
+import { quoteListAddPath } from '@forgeline/contracts/quote-list-link';
 import { PRODUCTS } from '../../../services/catalog/test/fixtures.ts';
 import { startService, type TestService } from '../../../services/quotes/test/harness.ts';
 import { ROOT_END, ROOT_START } from '../../src/seo/ssr.ts';
@@ -19,9 +21,10 @@ import { startSeoGateway } from './harness.ts';
 const logger = createLogger('quote-form-test', 'silent');
 const TOKEN = 'quote-form-test-service-token-0123';
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>x</title></head><body><div id="root">${ROOT_START}shell${ROOT_END}</div></body></html>`;
-/** Prints the product page's quote form state as JSON, so the test reads what the page would show. */
+/** Prints the product page's quote form state (or the quote list's whole data) as JSON, so the test reads what the page would show. */
 const FAKE_ENTRY = `export async function renderPage(url, data) {
-  return { html: '<pre data-url="' + url + '">' + JSON.stringify(data.kind === 'product' ? data.quote ?? null : null).replace(/</g, '\\\\u003c') + '</pre>', queries: [] };
+  const shown = data.kind === 'product' ? data.quote ?? null : data.kind === 'quote-list' ? data : null;
+  return { html: '<pre data-url="' + url + '">' + JSON.stringify(shown).replace(/</g, '\\\\u003c') + '</pre>', queries: [] };
 }`;
 
 describe('quote request without JavaScript (real catalog, real quotes service)', () => {
@@ -137,5 +140,89 @@ describe('quote request without JavaScript (real catalog, real quotes service)',
     const unknown = await send({ ...filled(state!.captcha!), productId: '00000000-0000-4000-8000-00000000ffff' });
     expect(unknown.status).toBe(404);
     expect(await quotes.store.countQuoteRequests()).toBe(before);
+  });
+  describe('the quote list opened by a link that adds parts (/quote?add=<id>~<quantity>)', () => {
+    const [a, b] = [PRODUCTS[1]!, PRODUCTS[2]!];
+    const nowhere = '00000000-0000-4000-8000-00000000ffff';
+    const listData = (html: string) => JSON.parse(/<pre data-url="[^"]*">([\s\S]*?)<\/pre>/.exec(html)?.[1] ?? 'null') as QuoteListFormData | null;
+    const openList = async (path: string) => listData(await (await fetch(`${gw}${path}`, { headers: { accept: 'text/html' } })).text());
+    const sendList = (captcha: { num1: number; num2: number; token: string }, lines: [string, string][], over: Record<string, string> = {}) => {
+      const body = new URLSearchParams();
+      for (const [productId, quantity] of lines) {
+        body.append('lineProductId', productId);
+        body.append('lineQuantity', quantity);
+      }
+      const { productId: _none, quantity: _one, ...fields } = filled(captcha, over);
+      for (const [k, v] of Object.entries(fields)) body.append(k, v);
+      return fetch(`${gw}/quote-request`, { method: 'POST', body, redirect: 'manual', headers: { accept: 'text/html' } });
+    };
+    /** The stored request of a buyer, with its lines. */
+    const storedFor = async (email: string) => {
+      const page = await quotes.store.listInbox({ q: email }, 0, 10);
+      return page.items.length === 1 ? quotes.store.getInbox(page.items[0]!.id) : null;
+    };
+
+    it('reads the parts from the catalogue with the quantities asked, reports the unknown ones, and gives a security check', async () => {
+      const data = await openList(`/quote?add=${a.id}~2&add=${b.id}~1&add=${nowhere}~3&add=junk~9`);
+      expect(data?.lines.map((l) => [l.product.id, l.product.partNumber, l.quantity])).toEqual([
+        [a.id, a.partNumber, 2],
+        [b.id, b.partNumber, 1],
+      ]);
+      expect(data?.notSold).toEqual([{ id: nowhere, replacedBy: null }]);
+      expect(data?.form.captcha?.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      // The plain list page, and a link naming nothing readable, are the content page as before.
+      expect(await openList('/quote')).toBeNull();
+      expect(await openList('/quote?add=junk')).toBeNull();
+    });
+
+    it('sends one request with every line as typed, then leads to the confirmation', async () => {
+      const email = `list-${Date.now()}@example.com`;
+      const { form } = (await openList(quoteListAddPath([{ productId: a.id, quantity: 2 }, { productId: b.id, quantity: 1 }])))!;
+      const res = await sendList(form.captcha!, [[a.id, '5'], [b.id, '']], { customerEmail: email });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/quote?sent=2#quote-list-request');
+      const stored = await storedFor(email);
+      expect(stored?.lines.map((l) => [l.productId, l.quantity])).toEqual([
+        [a.id, 5],
+        [b.id, 1],
+      ]);
+    });
+
+    it('refused, shows the list again with the quantities and details as sent, what was wrong and a new security check', async () => {
+      const email = `list-refused-${Date.now()}@example.com`;
+      const first = (await openList(quoteListAddPath([{ productId: a.id, quantity: 2 }])))!.form.captcha!;
+      const res = await sendList(first, [[a.id, '7'], [b.id, '3']], { customerEmail: email, customerName: '', captchaAnswer: String(first.num1 + first.num2 + 1) });
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(/data-url="([^"]*)"/.exec(html)?.[1]).toBe(quoteListAddPath([{ productId: a.id, quantity: 7 }, { productId: b.id, quantity: 3 }]));
+      const data = listData(html)!;
+      expect(data.lines.map((l) => [l.product.id, l.quantity])).toEqual([
+        [a.id, 7],
+        [b.id, 3],
+      ]);
+      expect(data.form.values).toMatchObject({ customerEmail: email, customerName: '', message: 'Two for the D6, two spares' });
+      expect(data.form.errors?.length).toBeGreaterThan(0);
+      expect(data.form.captcha?.token).not.toBe(first.token);
+      expect(await storedFor(email)).toBeNull();
+    });
+
+    it('names a line whose part the catalogue does not have by its product id, and the page leaves it out', async () => {
+      const { form } = (await openList(quoteListAddPath([{ productId: a.id, quantity: 1 }])))!;
+      const res = await sendList(form.captcha!, [[a.id, '1'], [nowhere, '2']]);
+      expect(res.status).toBe(400);
+      const data = listData(await res.text())!;
+      expect(data.form.errors).toContainEqual({ field: `line:${nowhere}`, message: expect.stringMatching(/not in the catalogue/) });
+      expect(data.lines.map((l) => l.product.id)).toEqual([a.id]);
+      expect(data.notSold).toEqual([{ id: nowhere, replacedBy: null }]);
+    });
+
+    it('refuses a list form naming no part, storing nothing', async () => {
+      const before = await quotes.store.countQuoteRequests();
+      const { form } = (await openList(quoteListAddPath([{ productId: a.id, quantity: 1 }])))!;
+      const res = await sendList(form.captcha!, [['not-an-id', '1']]);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/names no part/);
+      expect(await quotes.store.countQuoteRequests()).toBe(before);
+    });
   });
 });

@@ -63,7 +63,11 @@ describe('SEO handler (real catalog, real gateway)', () => {
     await stores.repo.upsertMany(ALL);
     await stores.search.upsert(ALL);
     // No answer cache in the catalog: tests here change the store directly (a part taken off the storefront).
-    const catalogApp = createCatalogApp({ repo: stores.repo, search: stores.search, serviceToken: TOKEN, logger, responseCache: { maxBytes: 0, ttlMs: 1 } });
+    // A machine's parts book (#38), for the diagrams sitemap.
+    const at = new Date().toISOString();
+    const frame = { id: 'asm-1', make: 'Caterpillar', model: '320D Excavator', makeSlug: 'caterpillar', modelSlug: '320d-excavator', slug: 'track-roller-frame', name: 'Track roller frame', diagram: null, callouts: [{ number: '1', positions: [{ x: 10, y: 20 }], partId: PRODUCTS[0]!.id, quantity: 2 }], version: 1, updatedAt: at, updatedBy: 'test' };
+    await stores.diagrams.save([{ assembly: frame, expected: null, entry: { version: 1, at, actor: 'test', action: 'create', summary: 'created' } }]);
+    const catalogApp = createCatalogApp({ repo: stores.repo, search: stores.search, diagrams: stores.diagrams, serviceToken: TOKEN, logger, responseCache: { maxBytes: 0, ttlMs: 1 } });
     const catalog = await serve(catalogApp, {
       port: 0,
       logger,
@@ -257,6 +261,7 @@ describe('SEO handler (real catalog, real gateway)', () => {
     // 11 products in chunks of 4: three product files.
     expect(locs(indexXml)).toEqual([
       `${PUBLIC_URL}/sitemap-pages.xml`,
+      `${PUBLIC_URL}/sitemap-diagrams.xml`,
       `${PUBLIC_URL}/sitemap-products-1.xml`,
       `${PUBLIC_URL}/sitemap-products-2.xml`,
       `${PUBLIC_URL}/sitemap-products-3.xml`,
@@ -288,6 +293,11 @@ describe('SEO handler (real catalog, real gateway)', () => {
     expect(urls).toContain(`${PUBLIC_URL}/category/rodillos-de-oruga/kassbohrer`);
     expect(urls).toContain(`${PUBLIC_URL}/brands-available/john-deere`);
     expect(new Set(urls).size).toBe(urls.length);
+  });
+
+  it("lists the machines' parts books in the diagrams sitemap: each machine with assemblies, and each assembly", async () => {
+    const xml = await (await fetch(`${gw}/sitemap-diagrams.xml`)).text();
+    expect(locs(xml)).toEqual([`${PUBLIC_URL}/machines/caterpillar/320d-excavator`, `${PUBLIC_URL}/machines/caterpillar/320d-excavator/track-roller-frame`]);
   });
 
   it('sends gzipped sitemaps to clients that accept gzip', async () => {

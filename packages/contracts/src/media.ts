@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AssemblyIdParamsSchema } from './parts-diagrams.ts';
 
 /** A SKU as it may appear in a folder name, form field or JSON body. */
 export const SkuSchema = z
@@ -74,6 +75,20 @@ export const BulkZipResultSchema = z.object({
 });
 export type BulkZipResult = z.infer<typeof BulkZipResultSchema>;
 
+/**
+ * POST /api/admin/diagrams/{assemblyId} (multipart field `file`: one SVG, PNG or JPEG drawing, up to
+ * DIAGRAM_LIMITS.imageMb): 202 once the original is stored and its job queued. The workers make the drawing's web
+ * copies, then the assembly has it (a new version); follow the job with GET /api/admin/media-jobs/{jobId}.
+ */
+export const DiagramUploadParamsSchema = z.object({ assemblyId: AssemblyIdParamsSchema.shape.id });
+export const DiagramUploadResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  jobId: z.string(),
+  assemblyId: z.string(),
+});
+export type DiagramUploadResponse = z.infer<typeof DiagramUploadResponseSchema>;
+
 /** GET /api/admin/media-jobs/{id}: the progress of everything one upload call queued. */
 export const MediaJobParamsSchema = z.object({ id: z.string().regex(/^[\w:.-]{1,200}$/, 'is not a job id') });
 export const MediaJobStateSchema = z.enum(['queued', 'running', 'completed', 'completed_with_errors', 'failed']);
@@ -81,7 +96,8 @@ export type MediaJobState = z.infer<typeof MediaJobStateSchema>;
 export const MediaJobFailureSchema = z.object({ sku: z.string(), file: z.string().optional(), reason: z.string() });
 export const MediaJobStatusSchema = z.object({
   id: z.string(),
-  kind: z.enum(['product-image', 'sku-upload', 'sku-process', 'bulk-zip']),
+  /** A drawing's upload (`diagram`) is one job: its one "SKU" is the assembly's id, its one image the drawing. */
+  kind: z.enum(['product-image', 'sku-upload', 'sku-process', 'bulk-zip', 'diagram']),
   state: MediaJobStateSchema,
   /** 0-100 over every image of every SKU in the job. */
   progress: z.number(),

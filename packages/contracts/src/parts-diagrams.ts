@@ -193,18 +193,8 @@ export const MachinePageSchema = z.object({
 export type MachinePage = z.infer<typeof MachinePageSchema>;
 
 /** GET /api/machines/:make/:model/assemblies/:assembly */
-export const AssemblyPageSchema = z.object({
-  id: z.string(),
-  make: z.string(),
-  model: z.string(),
-  makeSlug: z.string(),
-  modelSlug: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  diagram: DiagramSchema.nullable(),
+export const AssemblyPageSchema = AssemblySchema.pick({ id: true, make: true, model: true, makeSlug: true, modelSlug: true, slug: true, name: true, diagram: true, version: true, updatedAt: true }).extend({
   lines: z.array(AssemblyLineSchema),
-  version: z.number().int(),
-  updatedAt: z.string(),
   /** The model's other assemblies, for the page's navigation. */
   siblings: z.array(AssemblySummarySchema.pick({ slug: true, name: true })),
 });

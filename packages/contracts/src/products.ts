@@ -16,6 +16,20 @@ export const FitmentSchema = z.object({
 });
 export type Fitment = z.infer<typeof FitmentSchema>;
 
+/**
+ * A machine's assembly a part is drawn in (#38), and its callout numbers there: a part's "Where used", and what a
+ * search naming a machine can open (the numbers of the parts it found).
+ */
+export const AssemblyRefSchema = z.object({
+  make: z.string(),
+  model: z.string(),
+  makeSlug: z.string(),
+  modelSlug: z.string(),
+  assemblySlug: z.string(),
+  assemblyName: z.string(),
+  callouts: z.array(z.string()),
+});
+
 /** Spec section 3, Product. `specifications` is a flat name -> value table (e.g. "Thread" -> "M20x1.5"). */
 export const ProductSchema = z.object({
   id: z.string(),
@@ -57,18 +71,8 @@ export const ProductDetailSchema = ProductSchema.extend({
   whereUsed: z
     .object({
       total: z.number().int(),
-      assemblies: z.array(
-        z.object({
-          make: z.string(),
-          model: z.string(),
-          makeSlug: z.string(),
-          modelSlug: z.string(),
-          assemblySlug: z.string(),
-          assemblyName: z.string(),
-          callouts: z.array(z.string()),
-          quantity: z.number().int(),
-        }),
-      ),
+      /** Its callout numbers there, and how many the assembly holds. */
+      assemblies: z.array(AssemblyRefSchema.extend({ quantity: z.number().int() })),
     })
     .optional(),
 });
@@ -200,20 +204,7 @@ export const ProductListResponseSchema = z.object({
    * A search naming a machine and a word of its parts book ("320D idler seal", #38): the assemblies it can open, best
    * first (at most 3; only on a search's first page).
    */
-  assemblies: z
-    .array(
-      z.object({
-        make: z.string(),
-        model: z.string(),
-        makeSlug: z.string(),
-        modelSlug: z.string(),
-        assemblySlug: z.string(),
-        assemblyName: z.string(),
-        /** Callout numbers of the parts found on this page that the assembly holds. */
-        callouts: z.array(z.string()),
-      }),
-    )
-    .optional(),
+  assemblies: z.array(AssemblyRefSchema).optional(),
 });
 export type ProductListResponse = z.infer<typeof ProductListResponseSchema>;
 
@@ -301,7 +292,11 @@ export const AdminProductRowSchema = ProductSchema.pick({
   partNumber: true,
   category: true,
   imageUrl: true,
-}).extend({ images: z.array(z.string()) });
+}).extend({
+  images: z.array(z.string()),
+  /** The part's brand: two brands may number parts alike, so a picker shows it (the parts-diagram editor). */
+  brandName: z.string().optional(),
+});
 export type AdminProductRow = z.infer<typeof AdminProductRowSchema>;
 export const AdminProductsQuerySchema = z.object({ search: queryText.optional(), limit: limit(50) });
 export const AdminProductListSchema = z.array(AdminProductRowSchema);

@@ -29,6 +29,13 @@ export const categoryPath = (category: string, brand?: string) =>
 
 export const brandPath = (brand: string) => `/brands-available/${slugify(brand)}`;
 
+/** A machine model's parts book (#38): its assemblies. */
+export const machinePath = (make: string, model: string) => `/machines/${slugify(make)}/${slugify(model)}`;
+
+/** One assembly's drawing and parts table (#38). */
+export const assemblyPath = (a: { make?: string; model?: string; makeSlug?: string; modelSlug?: string; slug: string }) =>
+  `/machines/${a.makeSlug ?? slugify(a.make ?? '')}/${a.modelSlug ?? slugify(a.model ?? '')}/${a.slug}`;
+
 /** "hydraulic-filters" -> "Hydraulic Filters" (spec section 2, category page title). */
 export const titleFromSlug = (slug: string) =>
   slug

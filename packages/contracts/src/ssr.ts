@@ -3,9 +3,10 @@
  * (web/src/entry-server.tsx, built to web/dist/.ssr/entry-server.js): types (the bundle is plain JavaScript), and
  * the ids of the data blocks the gateway puts in a page for the browser's app.
  */
-import type { BrandProductsResponse, ProductDetail, ProductListResponse, Subcategory } from './products.ts';
+import type { BrandProductsResponse, ProductDetail, ProductListResponse, ProductSummary, Subcategory } from './products.ts';
 import type { Captcha } from './quotes.ts';
 import type { QuoteView } from './quote-view.ts';
+import type { AssemblyPage, MachinePage } from './parts-diagrams.ts';
 
 /**
  * The buyer's quote page after a refused answer (its forms post to the gateway: gateway/src/seo/quote-view-page.ts):
@@ -33,6 +34,22 @@ export interface QuoteFormState {
   errors?: { field: string; message: string }[];
 }
 
+/** A part as the no-JavaScript quote list shows it. */
+export type QuoteListFormPart = Pick<ProductSummary, 'id' | 'name' | 'sku' | 'partNumber' | 'brandName' | 'slug'>;
+
+/**
+ * The quote list page for a link that adds parts (`/quote?add=…`, quote-list-link.ts) as a visitor without JavaScript
+ * gets it: the parts the catalogue sells with the quantities asked, and a plain form asking one quote for all of them
+ * (posted to the gateway like the product page's, `form` being its state). With JavaScript the app puts the parts on
+ * the buyer's own list instead, and this form is not shown.
+ */
+export interface QuoteListFormData {
+  lines: { product: QuoteListFormPart; quantity: number }[];
+  /** Ids asked for that the catalogue does not sell, with the part that replaced one where there is one. */
+  notSold: { id: string; replacedBy: QuoteListFormPart | null }[];
+  form: QuoteFormState;
+}
+
 /**
  * The page's data for the app travels in JSON data blocks, `<script type="application/json" id="…">` (never executed,
  * so the Content-Security-Policy needs no inline script for them), read once by web/src/lib/page-data.ts.
@@ -54,6 +71,12 @@ export type PageData =
   | { kind: 'product'; id: string; product: ProductDetail; quote?: QuoteFormState }
   /** The buyer's quote page (/quote/view/<token>): null when the link opens nothing (404). */
   | { kind: 'quote-view'; token: string; view: QuoteView | null; form?: QuoteViewFormState }
+  /** The quote list (/quote) opened with parts to add (?add=): see QuoteListFormData. */
+  | ({ kind: 'quote-list' } & QuoteListFormData)
+  /** A machine model's parts book (#38): `make` and `model` as the address has them (slugs or names). */
+  | { kind: 'machine'; make: string; model: string; machine: MachinePage }
+  /** One assembly of it: its drawing and callout table. */
+  | { kind: 'assembly'; make: string; model: string; assembly: string; page: AssemblyPage }
   /** About, FAQ, Contact and the policies: content from the site configuration, no catalogue data. */
   | { kind: 'static' };
 

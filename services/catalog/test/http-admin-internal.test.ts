@@ -20,7 +20,7 @@ describe('GET /api/admin/products', () => {
     expect(res.status).toBe(200);
     const rows = AdminProductListSchema.parse(res.body);
     expect(rows).toHaveLength(3);
-    expect(Object.keys(rows[0]!).sort()).toEqual(['category', 'id', 'imageUrl', 'images', 'name', 'partNumber', 'sku']);
+    expect(Object.keys(rows[0]!).sort()).toEqual(['brandName', 'category', 'id', 'imageUrl', 'images', 'name', 'partNumber', 'sku']);
   });
 
   it('searches by text', async () => {

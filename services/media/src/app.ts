@@ -3,28 +3,34 @@ import { pipeline } from 'node:stream/promises';
 import type { Express, Request } from 'express';
 import {
   BulkZipResultSchema,
+  DiagramUploadParamsSchema,
   MediaJobParamsSchema,
   ProcessSkuImagesBodySchema,
   UploadImageParamsSchema,
   UploadIndividualSkuFieldsSchema,
   type BulkZipResult,
+  type DiagramUploadResponse,
   type ProcessSkuImagesResponse,
   type SkippedItem,
   type UploadImageResponse,
   type UploadIndividualSkuResponse,
 } from '@forgeline/contracts/media';
 import { PRODUCT_IMAGE_HASH_LENGTH } from '@forgeline/contracts/media-paths';
+import { ADMIN_EMAIL_HEADER } from '@forgeline/contracts/auth';
+import { DIAGRAM_LIMITS } from '@forgeline/contracts/parts-diagrams';
 import { HttpError, notFound, parseInput } from '@forgeline/service-kit/errors';
 import { createServiceApp, finishApp, route } from '@forgeline/service-kit/http';
 import type { Logger } from '@forgeline/service-kit/logger';
 import { receiveMultipart, type MultipartLimits, type ReceivedFile } from '@forgeline/service-kit/multipart';
 import type { Catalog, JobQueue, ObjectStore } from './ports.ts';
+import type { ProcessSkuResult } from './jobs.ts';
 import { keyForMediaPath, storedImageUrl } from './domain/keys.ts';
 import { batchStatus } from './domain/batch.ts';
 import type { ZipLimits } from './domain/zip-rules.ts';
 import { contentId, createIngest, randomId } from './ingest.ts';
 import { looksLikeZip, openZip } from './uploads/zip.ts';
 import { extensionForFormat, inspectImage, NotAnImageError } from './images/inspect.ts';
+import { extensionOfDiagram, inspectDiagram, NotADiagramError } from './images/diagram.ts';
 
 export interface MediaLimits {
   /** One image file in any call. */
@@ -51,6 +57,9 @@ export interface MediaDeps {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const MB = 1024 * 1024;
+/** Who made the call: the gateway's assertion names them (the guard sets the header from it). */
+const actorOf = (req: Request) => String(req.headers[ADMIN_EMAIL_HEADER] ?? '').trim() || 'staff';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Nothing usable: 422 naming each skipped item. */
@@ -121,7 +130,7 @@ export function createApp(deps: MediaDeps): Express {
           const info = await queue.get(jobId);
           if (info?.state === 'failed') throw new HttpError(502, `Processing of "${file.filename}" failed: ${info.failedReason ?? 'unknown reason'}`);
           if (info?.state === 'completed') {
-            const result = info.result;
+            const result = info.result as ProcessSkuResult | undefined;
             if (result && !result.images.includes(imageUrl)) {
               throw new HttpError(422, `"${file.filename}" could not be processed: ${result.failed[0]?.reason ?? 'it did not decode'}`);
             }
@@ -348,11 +357,54 @@ export function createApp(deps: MediaDeps): Express {
     }),
   );
 
-  // GET /media/products/<hash>-<width>.<webp|jpg>: content-addressed, so cached for a year.
-  app.get(
-    '/media/products/:file',
+  // POST /api/admin/diagrams/{assemblyId}: a parts drawing (#38). 202 once stored and queued; the workers make its web
+  // copies and give it to the assembly (follow the job at /api/admin/media-jobs/{jobId}).
+  app.post(
+    '/api/admin/diagrams/:assemblyId',
     route(async (req, res) => {
-      const key = keyForMediaPath(`products/${req.params.file}`);
+      const { assemblyId } = parseInput(DiagramUploadParamsSchema, req.params, 'params');
+      const maxBytes = DIAGRAM_LIMITS.imageMb * MB;
+      let upload;
+      try {
+        // A declared size over the limit is refused before a byte is read; a body that runs over is cut off at the limit.
+        upload = await receive(req, ['file'], { maxFileBytes: maxBytes, maxRequestBytes: maxBytes + MB, maxFiles: 1 });
+      } catch (err) {
+        if (err instanceof HttpError && err.status === 413) {
+          throw new HttpError(413, `A drawing may be at most ${DIAGRAM_LIMITS.imageMb} MB (${err.message})`, [{ path: 'file', message: `is larger than ${DIAGRAM_LIMITS.imageMb} MB` }]);
+        }
+        throw err;
+      }
+      try {
+        const file = upload.files[0];
+        if (!file) throw new HttpError(400, 'Send the drawing in the multipart field "file" (an SVG, PNG or JPEG)', [{ path: 'file', message: 'is missing' }]);
+        let drawing;
+        try {
+          drawing = await inspectDiagram(file.path);
+        } catch (err) {
+          if (!(err instanceof NotADiagramError)) throw err;
+          throw new HttpError(err.status, `"${file.filename}" is not taken as a drawing: ${err.message}`, [{ path: 'file', message: err.message }]);
+        }
+        const assembly = await catalog.assemblyById(assemblyId);
+        if (!assembly) throw notFound(`Assembly ${assemblyId}`);
+        const batch = await ingest.queueDiagram(assemblyId, { path: file.path, hash: file.hash, format: drawing.format, ext: extensionOfDiagram(drawing.format) }, actorOf(req));
+        const body: DiagramUploadResponse = {
+          success: true,
+          message: `Drawing "${file.filename}" (${drawing.format.toUpperCase()}, ${drawing.width} × ${drawing.height}) uploaded for "${assembly.name}"; processing started`,
+          jobId: batch.id,
+          assemblyId,
+        };
+        res.status(202).json(body);
+      } finally {
+        await upload.cleanup();
+      }
+    }),
+  );
+
+  // GET /media/products/<hash>-<width>.<webp|jpg> and /media/diagrams/<hash>-<width>.webp: content-addressed, so
+  // cached for a year.
+  const serveStored = (folder: 'products' | 'diagrams') =>
+    route(async (req, res) => {
+      const key = keyForMediaPath(`${folder}/${String(req.params.file)}`);
       if (!key) throw notFound('Image');
       const obj = await store.getStream(key);
       if (!obj) throw notFound('Image');
@@ -379,8 +431,9 @@ export function createApp(deps: MediaDeps): Express {
         if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || res.destroyed) return;
         throw err;
       }
-    }),
-  );
+    });
+  app.get('/media/products/:file', serveStored('products'));
+  app.get('/media/diagrams/:file', serveStored('diagrams'));
 
   return finishApp(app, logger);
 }

@@ -2,10 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from '@forgeline/service-kit/logger';
 import type { SkippedItem } from '@forgeline/contracts/media';
 import type { Catalog, CatalogProduct, JobQueue, ObjectStore } from './ports.ts';
-import { batchKey, originalsPrefix } from './domain/keys.ts';
+import { batchKey, diagramOriginalKey, originalsPrefix } from './domain/keys.ts';
 import { originalKey, parseOriginalKey } from './domain/originals.ts';
 import { contentTypeOf } from '@forgeline/object-store/content-types';
 import type { BatchRecord } from './domain/batch.ts';
+import type { JobPayloads } from './jobs.ts';
 
 /** What the API does with accepted files, shared by the four upload calls. */
 export function createIngest(deps: { store: ObjectStore; queue: JobQueue; catalog: Catalog; logger: Logger }) {
@@ -49,6 +50,14 @@ export function createIngest(deps: { store: ObjectStore; queue: JobQueue; catalo
     return out;
   }
 
+  /** Record what one upload call queued, for the status call (a batch queued again keeps its first time). */
+  async function saveBatch(record: BatchRecord): Promise<void> {
+    const previous = await store.getBuffer(batchKey(record.id));
+    if (previous) record.createdAt = (JSON.parse(previous.toString('utf8')) as BatchRecord).createdAt;
+    const body = Buffer.from(JSON.stringify(record));
+    await store.put(batchKey(record.id), body, { contentType: 'application/json', size: body.length });
+  }
+
   /**
    * Queue one process-sku job per SKU and record the batch for the status call. Job ids derive
    * from the batch id: the same batch queued twice adds nothing the second time.
@@ -65,10 +74,7 @@ export function createIngest(deps: { store: ObjectStore; queue: JobQueue; catalo
       jobs: items.map((it, i) => ({ jobId: `${batch.id}.${i}`, sku: it.sku, images: it.images })),
       skipped: batch.skipped,
     };
-    const previous = await store.getBuffer(batchKey(batch.id));
-    if (previous) record.createdAt = (JSON.parse(previous.toString('utf8')) as BatchRecord).createdAt;
-    const body = Buffer.from(JSON.stringify(record));
-    await store.put(batchKey(batch.id), body, { contentType: 'application/json', size: body.length });
+    await saveBatch(record);
     let created = 0;
     for (const [i, it] of items.entries()) {
       const r = await queue.add(
@@ -82,12 +88,32 @@ export function createIngest(deps: { store: ObjectStore; queue: JobQueue; catalo
     return record;
   }
 
+  /**
+   * Store an uploaded parts drawing under its assembly and queue its process-diagram job, as a batch of one (the
+   * status call follows it like any upload). Each upload is a job of its own: the same file sent again after another
+   * one is the assembly's drawing again.
+   */
+  async function queueDiagram(
+    assemblyId: string,
+    file: { path: string; hash: string; format: JobPayloads['process-diagram']['format']; ext: string },
+    actor: string,
+  ): Promise<BatchRecord> {
+    const originalKey = diagramOriginalKey(assemblyId, { at: Date.now(), hash: file.hash, ext: file.ext });
+    await store.putFile(originalKey, file.path, { contentType: contentTypeOf(originalKey) });
+    const id = randomId('dgm');
+    const record: BatchRecord = { id, kind: 'diagram', createdAt: new Date().toISOString(), jobs: [{ jobId: `${id}.0`, sku: assemblyId, images: 1 }], skipped: [] };
+    await saveBatch(record);
+    await queue.add('process-diagram', { assemblyId, originalKey, hash: file.hash, format: file.format, batchId: record.id, actor }, { jobId: record.jobs[0]!.jobId });
+    deps.logger.info({ batchId: record.id, assemblyId, format: file.format, by: actor }, 'diagram queued');
+    return record;
+  }
+
   async function readBatch(id: string): Promise<BatchRecord | null> {
     const buf = await store.getBuffer(batchKey(id));
     return buf ? (JSON.parse(buf.toString('utf8')) as BatchRecord) : null;
   }
 
-  return { storeOriginal, storedHashes, resolveSkus, queueBatch, readBatch };
+  return { storeOriginal, storedHashes, resolveSkus, queueBatch, queueDiagram, readBatch };
 }
 
 export type Ingest = ReturnType<typeof createIngest>;

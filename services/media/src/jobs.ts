@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Diagram } from '@forgeline/contracts/parts-diagrams';
 
 /**
  * Every job's payload may carry the W3C `traceparent` of the request that queued it (#37): the job's own trace links
@@ -24,6 +25,23 @@ export const jobRegistry = {
       ...queuedBy,
     }),
   },
+  /**
+   * Make the web copies of one uploaded parts drawing (#38), then give it to its assembly in the catalog, unless a
+   * newer drawing was uploaded for it meanwhile.
+   */
+  'process-diagram': {
+    payload: z.object({
+      assemblyId: z.string(),
+      /** The stored original (diagram-originals/<assembly>/<ms>-<hash>.<ext>). */
+      originalKey: z.string(),
+      hash: z.string(),
+      format: z.enum(['svg', 'png', 'jpeg']),
+      batchId: z.string(),
+      /** Who uploaded it: the assembly's history names them. */
+      actor: z.string(),
+      ...queuedBy,
+    }),
+  },
 } as const;
 
 export type JobName = keyof typeof jobRegistry;
@@ -43,8 +61,18 @@ export interface ProcessSkuResult {
   catalogUpdated: boolean;
 }
 
+export interface ProcessDiagramResult {
+  assemblyId: string;
+  /** The drawing as the assembly has it (null: superseded, so not given to the assembly). */
+  diagram: Diagram | null;
+  /** A newer drawing of the assembly was uploaded before this one was done: that one wins. */
+  superseded: boolean;
+  /** False when the assembly had this drawing already (a job run again after its catalog call went through). */
+  catalogUpdated: boolean;
+}
+
 export type JobPayloads = { [N in JobName]: z.infer<(typeof jobRegistry)[N]['payload']> };
-export type JobResults = { 'process-sku': ProcessSkuResult };
+export type JobResults = { 'process-sku': ProcessSkuResult; 'process-diagram': ProcessDiagramResult };
 
 export function parsePayload<N extends JobName>(name: N, payload: unknown): JobPayloads[N] {
   const entry = jobRegistry[name];

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Diagram } from '@forgeline/contracts/parts-diagrams';
 import type { ProductImagesUpdate } from '@forgeline/contracts/products';
 import type { JobName, JobPayloads, JobResults } from './jobs.ts';
 
@@ -68,10 +69,21 @@ export interface CatalogProduct {
   imageUrl: string;
 }
 
+/** A parts-diagram assembly (#38), as far as media needs it. */
+export interface CatalogAssembly {
+  id: string;
+  name: string;
+  version: number;
+  diagram: Diagram | null;
+}
+
 /** What media needs from the catalog (its internal routes). */
 export interface Catalog {
   productBySku(sku: string): Promise<CatalogProduct | null>;
   productById(id: string): Promise<CatalogProduct | null>;
   /** The product as it is after the write (null: no product has that id any more). */
   setImages(productId: string, update: ProductImagesUpdate): Promise<CatalogProduct | null>;
+  assemblyById(id: string): Promise<CatalogAssembly | null>;
+  /** Gives the assembly its drawing (a new version, in its history under `actor`); null: no assembly has that id any more. */
+  setDiagram(assemblyId: string, diagram: Diagram & { actor: string }): Promise<CatalogAssembly | null>;
 }

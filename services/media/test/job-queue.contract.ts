@@ -5,6 +5,9 @@ import { PermanentJobError, type JobContext, type JobHandlers, type JobInfo, typ
 type Handler = (payload: JobPayloads['process-sku'], ctx: JobContext) => Promise<JobResults['process-sku']>;
 
 export const payload = (sku: string): JobPayloads['process-sku'] => ({ sku, productId: `p-${sku}`, batchId: 'b', forceReprocess: false });
+/** The diagram jobs' handler where a test runs only SKU jobs (a worker needs one for every job name). */
+export const noDiagrams: JobHandlers['process-diagram'] = async (p) => ({ assemblyId: p.assemblyId, diagram: null, superseded: true, catalogUpdated: false });
+
 export const resultFor = (sku: string): JobResults['process-sku'] => ({
   sku,
   productId: `p-${sku}`,
@@ -41,6 +44,7 @@ export function describeJobQueue(name: string, factory: () => Promise<{ queue: J
         const b = behaviours.get(p.sku);
         return b ? b(p, ctx) : resultFor(p.sku);
       },
+      'process-diagram': noDiagrams,
     };
 
     beforeAll(async () => {

@@ -5,7 +5,7 @@ import { startRedis } from '@forgeline/test-support/redis';
 import { tempDir } from '@forgeline/test-support/net';
 import { createSqliteJobQueue } from '../src/adapters/sqlite/job-queue.ts';
 import { createBullJobQueue } from '../src/adapters/bullmq/job-queue.ts';
-import { describeJobQueue, payload, resultFor, until } from './job-queue.contract.ts';
+import { describeJobQueue, noDiagrams, payload, resultFor, until } from './job-queue.contract.ts';
 
 const retry = { attempts: 3, backoffMs: 20 };
 
@@ -24,7 +24,7 @@ describe('sqlite job queue across restarts', () => {
 
     const second = createSqliteJobQueue(file, { ...retry, pollMs: 20 });
     expect((await second.get('kept'))?.state).toBe('waiting');
-    const worker = await second.work({ 'process-sku': async (p) => resultFor(p.sku) }, { concurrency: 1 });
+    const worker = await second.work({ 'process-sku': async (p) => resultFor(p.sku), 'process-diagram': noDiagrams }, { concurrency: 1 });
     expect((await until(second, 'kept', ['completed', 'failed'])).state).toBe('completed');
     await worker.close();
     await second.close();
@@ -42,7 +42,7 @@ describe('sqlite job queue across restarts', () => {
       .prepare(`UPDATE jobs SET state = 'active', attempts_made = 1, lease_owner = 'dead', lease_until = ? WHERE id = 'stalled'`)
       .run(Date.now() - 1);
     other.close();
-    const worker = await queue.work({ 'process-sku': async (p) => resultFor(p.sku) }, { concurrency: 1 });
+    const worker = await queue.work({ 'process-sku': async (p) => resultFor(p.sku), 'process-diagram': noDiagrams }, { concurrency: 1 });
     const info = await until(queue, 'stalled', ['completed', 'failed']);
     expect(info).toMatchObject({ state: 'completed', attemptsMade: 2 });
     await worker.close();

@@ -15,6 +15,7 @@ import { createLocalObjectStore } from '@forgeline/object-store/local-fs';
 import { originalKey } from '../src/domain/originals.ts';
 import { doneMarker, sha256Prefix, storedImageUrl, variantKey } from '../src/domain/keys.ts';
 import type { JobInfo, JobQueue, ObjectStore } from '../src/ports.ts';
+import type { ProcessSkuResult } from '../src/jobs.ts';
 import { productId, testProducts } from './harness.ts';
 
 /*
@@ -176,7 +177,7 @@ if ('skip' in redis) {
       expect(job.attemptsStarted).toBe(2);
       expect(job.attemptsMade).toBe(1); // BullMQ counts finished attempts: only the one that completed
       // The photos the killed worker finished were not made again; the rest were, by the survivor.
-      const result = done!.result!;
+      const result = done!.result! as ProcessSkuResult;
       expect(result.unchanged).toBeGreaterThanOrEqual(1);
       expect(result.processed).toBeGreaterThanOrEqual(1);
       expect(result.processed + result.unchanged).toBe(PHOTOS);

@@ -45,6 +45,11 @@ const QuoteViewPage = lazyRoute(() => import('../features/quote-view/components/
 const AccountPage = lazyRoute(() =>
   import('../features/account/components/account-page.tsx').then(({ default: Page }) => ({ default: () => <Page quoteList={quoteListStore} /> })),
 );
+// Parts diagrams (#38): the assembly page puts lines on the quote list with the quote list's store, handed over as above.
+const MachinePage = lazyRoute(() => import('../features/diagrams/components/machine-page.tsx'));
+const AssemblyPage = lazyRoute(() =>
+  import('../features/diagrams/components/assembly-page.tsx').then(({ default: Page }) => ({ default: () => <Page quoteList={quoteListStore} /> })),
+);
 const policyRoute = (name: 'PrivacyRoute' | 'RefundPolicyRoute' | 'ShippingPolicyRoute' | 'DisclaimerRoute') =>
   lazyRoute(() => import('./routes/policy-routes.tsx').then((m) => ({ default: m[name] })));
 const PrivacyRoute = policyRoute('PrivacyRoute');
@@ -79,6 +84,8 @@ export const routes: RouteObject[] = [
       // A buyer's account (issue 35): sign-in by a mailed code; /account/sign-in is where the mail's link lands.
       { path: 'account', element: <AccountPage /> },
       { path: 'account/sign-in', element: <AccountPage /> },
+      { path: 'machines/:make/:model', element: <MachinePage /> },
+      { path: 'machines/:make/:model/:assembly', element: <AssemblyPage /> },
       { path: 'privacy', element: <PrivacyRoute /> },
       { path: 'refund-policy', element: <RefundPolicyRoute /> },
       { path: 'shipping-policy', element: <ShippingPolicyRoute /> },

@@ -1,4 +1,4 @@
-import type { QuoteFormState } from '@forgeline/contracts/ssr';
+import type { QuoteFormState, QuoteListFormData } from '@forgeline/contracts/ssr';
 import { createContext, useContext } from 'react';
 
 /**
@@ -8,3 +8,11 @@ import { createContext, useContext } from 'react';
 export const ServerQuoteFormContext = createContext<QuoteFormState | undefined>(undefined);
 
 export const useServerQuoteForm = () => useContext(ServerQuoteFormContext);
+
+/**
+ * The quote list's no-JavaScript form for a link that adds parts (/quote?add=…): its lines and form state, again only
+ * on the server; in the browser the app adds the parts to the buyer's list instead.
+ */
+export const ServerQuoteListContext = createContext<QuoteListFormData | undefined>(undefined);
+
+export const useServerQuoteList = () => useContext(ServerQuoteListContext);

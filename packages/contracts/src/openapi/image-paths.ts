@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   BulkZipResultSchema,
+  DiagramUploadParamsSchema,
+  DiagramUploadResponseSchema,
   MediaJobParamsSchema,
   MediaJobStatusSchema,
   ProcessSkuImagesBodySchema,
@@ -11,6 +13,7 @@ import {
   UploadIndividualSkuResponseSchema,
 } from '../media.ts';
 import { PRODUCT_IMAGE_FORMATS, PRODUCT_IMAGE_HASH_LENGTH, PRODUCT_IMAGE_WIDTHS } from '../media-paths.ts';
+import { DIAGRAM_LIMITS } from '../parts-diagrams.ts';
 import { GeneratedImageParamsSchema } from '../products.ts';
 import { ADMIN_ERRORS, binary, body, errors, formFields, json, multipart, open, parameters, staff, type Paths } from './shared.ts';
 
@@ -22,6 +25,14 @@ const VariantFileSchema = z.object({
     .string()
     .regex(new RegExp(`^[0-9a-f]{${PRODUCT_IMAGE_HASH_LENGTH}}-(${PRODUCT_IMAGE_WIDTHS.join('|')})\\.(${PRODUCT_IMAGE_FORMATS.join('|')})$`))
     .describe(`<hash>-<width>.<format>: the first ${PRODUCT_IMAGE_HASH_LENGTH} hex digits of the photo's SHA-256, a width of ${PRODUCT_IMAGE_WIDTHS.join(', ')} px, ${PRODUCT_IMAGE_FORMATS.join(' or ')}`),
+});
+
+/** A parts drawing's web copy (#38): `<hash>-<width>.webp`, the hash that of the uploaded file. */
+const DiagramFileSchema = z.object({
+  file: z
+    .string()
+    .regex(new RegExp(`^[0-9a-f]{${PRODUCT_IMAGE_HASH_LENGTH}}-\\d{2,4}\\.webp$`))
+    .describe(`<hash>-<width>.webp: the first ${PRODUCT_IMAGE_HASH_LENGTH} hex digits of the uploaded drawing's SHA-256, and the copy's width in px`),
 });
 
 const image = (types: string[], description: string) => ({
@@ -117,6 +128,42 @@ export const imagePaths: Paths = {
       responses: {
         200: json(BulkZipResultSchema, 'Extracted; processing started (follow it at /api/admin/media-jobs/{jobId})'),
         ...errors([400, 'No file in `zip`, not a ZIP, or an empty one'], ...ADMIN_ERRORS, [413, 'Too large, or too many entries: the message gives the limit'], [422, 'No photos of known SKUs in the ZIP']),
+      },
+    },
+  },
+  '/media/diagrams/{file}': {
+    get: {
+      tags,
+      operationId: 'getDiagramImage',
+      security: open,
+      summary: "A parts drawing's web copy (one width); the name is its upload's hash, so it is cached for a year",
+      parameters: [
+        ...parameters(DiagramFileSchema, 'path'),
+        { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The ETag of a copy the client holds' },
+      ],
+      responses: {
+        200: image(['image/webp'], 'The drawing'),
+        304: { description: 'The copy the client holds is current' },
+        ...errors([404, 'No such drawing (or not a copy name)']),
+      },
+    },
+  },
+  '/api/admin/diagrams/{assemblyId}': {
+    post: {
+      tags,
+      operationId: 'uploadDiagram',
+      summary: `Upload an assembly's parts drawing (multipart field \`file\`: one SVG, PNG or JPEG, up to ${DIAGRAM_LIMITS.imageMb} MB); the workers make its WebP copies (an SVG is drawn as pixels: nothing of its code is kept) and give it to the assembly as a new version`,
+      security: staff,
+      parameters: parameters(DiagramUploadParamsSchema, 'path', { assemblyId: "The assembly's id" }),
+      requestBody: multipart({ file: binary('The drawing (SVG, PNG or JPEG; the content decides, not the name)') }, ['file']),
+      responses: {
+        202: json(DiagramUploadResponseSchema, 'Stored; processing started (follow it at /api/admin/media-jobs/{jobId})'),
+        ...errors(
+          [400, 'Invalid id, no file in `file`, or not an SVG, PNG or JPEG (an SVG declaring entities or holding other pictures included)'],
+          ...ADMIN_ERRORS,
+          [404, 'No such assembly'],
+          [413, `Larger than ${DIAGRAM_LIMITS.imageMb} MB, or more than 100 megapixels`],
+        ),
       },
     },
   },

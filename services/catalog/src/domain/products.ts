@@ -55,7 +55,7 @@ export function toSummary(p: Product): ProductSummary {
 }
 
 export function toAdminRow(p: ProductSummary): AdminProductRow {
-  return { id: p.id, name: p.name, sku: p.sku, partNumber: p.partNumber, category: p.category, imageUrl: p.imageUrl, images: p.images };
+  return { id: p.id, name: p.name, sku: p.sku, partNumber: p.partNumber, category: p.category, imageUrl: p.imageUrl, images: p.images, brandName: p.brandName };
 }
 
 /** Totals over subcategory counts: what a category page, a brand page and the gallery need, without counting rows. */

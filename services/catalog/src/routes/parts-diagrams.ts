@@ -277,6 +277,14 @@ export function registerPartsDiagramRoutes(
     }),
   );
 
+  // The media API, before it takes a drawing for an assembly (a clean 404 for an unknown id), and its worker.
+  app.get(
+    '/internal/assemblies/:id',
+    route(async (req, res) => {
+      res.json(await requireAssembly(req));
+    }),
+  );
+
   // The media worker, once it has made a new drawing's web copies (the gateway never forwards /internal).
   app.put(
     '/internal/assemblies/:id/diagram',

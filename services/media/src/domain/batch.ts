@@ -1,6 +1,16 @@
 import type { MediaJobStatus, SkippedItem } from '@forgeline/contracts/media';
 import type { JobInfo } from '../ports.ts';
 
+/** A finished job's images: a SKU's photos, or a drawing (one image; superseded by a newer upload counts as unchanged). */
+function imagesOf(info: JobInfo): { processed: number; unchanged: number; failed: { file?: string; reason: string }[] } {
+  if (info.name === 'process-diagram') {
+    const r = info.result as JobInfo<'process-diagram'>['result'];
+    return { processed: r && !r.superseded ? 1 : 0, unchanged: r?.superseded ? 1 : 0, failed: [] };
+  }
+  const r = info.result as JobInfo<'process-sku'>['result'];
+  return { processed: r?.processed ?? 0, unchanged: r?.unchanged ?? 0, failed: r?.failed ?? [] };
+}
+
 /** What one upload call queued: stored as JSON so any API process can answer the status call. */
 export interface BatchRecord {
   id: string;
@@ -26,7 +36,7 @@ export function batchStatus(batch: BatchRecord, infos: (JobInfo | null)[]): Medi
     }
     if (info.state === 'completed' && info.result) {
       skus.completed += 1;
-      const r = info.result;
+      const r = imagesOf(info);
       images.processed += r.processed;
       images.unchanged += r.unchanged;
       images.failed += r.failed.length;

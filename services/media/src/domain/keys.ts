@@ -9,11 +9,13 @@ import {
 } from '@forgeline/contracts/media-paths';
 
 /**
- * Object-store keys. Everything media stores sits under four prefixes:
+ * Object-store keys. Everything media stores sits under these prefixes:
  *   originals/<sku>/<order>-<hash>-<name>.<ext>  uploaded files: the truth of a product's photos and their order
  *   products/<hash>-<width>.<webp|jpg>     variants, served at /media/products/...
+ *   diagram-originals/<assembly>/<ms>-<hash>.<svg|png|jpg>  uploaded parts drawings (#38), newest last
+ *   diagrams/<hash>-<width>.webp           a drawing's web copies, served at /media/diagrams/...
  *   batches/<id>.json                      what one upload call queued (for the status call)
- * A SKU is encoded so it is one safe path segment whatever it holds.
+ * A SKU is encoded so it is one safe path segment whatever it holds; an assembly id is one already (a-z, 0-9, -).
  */
 
 export function encodeSku(sku: string): string {
@@ -35,9 +37,16 @@ export const storedImageUrl = (hash: string) => productImagePath(hash, PRODUCT_I
 
 export const batchKey = (id: string) => `batches/${id}.json`;
 
-/** Key of a served URL path below /media/ (`products/<file>`), or null if it is not a variant name. */
+export const diagramOriginalsPrefix = (assemblyId: string) => `diagram-originals/${assemblyId}/`;
+/** The upload time leads the name, so the newest drawing of an assembly sorts last. */
+export const diagramOriginalKey = (assemblyId: string, o: { at: number; hash: string; ext: string }) =>
+  `${diagramOriginalsPrefix(assemblyId)}${String(o.at).padStart(13, '0')}-${o.hash}.${o.ext}`;
+export const diagramImageKey = (hash: string, width: number) => `diagrams/${hash}-${width}.webp`;
+export const diagramImageUrl = (hash: string, width: number) => `/media/${diagramImageKey(hash, width)}`;
+
+/** Key of a served URL path below /media/ (`products/<file>`, `diagrams/<file>`), or null if it is not a variant name. */
 export function keyForMediaPath(rest: string): string | null {
-  return /^products\/[0-9a-f]{20}-\d{2,4}\.(webp|jpg)$/.test(rest) ? rest : null;
+  return /^(products\/[0-9a-f]{20}-\d{2,4}\.(webp|jpg)|diagrams\/[0-9a-f]{20}-\d{2,4}\.webp)$/.test(rest) ? rest : null;
 }
 
 export function sha256Prefix(data: Buffer | string): string {

@@ -6,6 +6,7 @@ import { parseOriginalKey } from '../domain/originals.ts';
 import { contentTypeOf } from '@forgeline/object-store/content-types';
 import { makeVariants, type Variant } from '../images/variants.ts';
 import { NotAnImageError } from '../images/inspect.ts';
+import { createProcessDiagram } from './process-diagram.ts';
 
 export interface WorkerDeps {
   store: ObjectStore;
@@ -15,7 +16,7 @@ export interface WorkerDeps {
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** The job handlers of the registry in jobs.ts. */
+/** The job handlers of the registry in jobs.ts: process-sku here, process-diagram in process-diagram.ts. */
 export function createJobHandlers(deps: WorkerDeps): JobHandlers {
   const { store, catalog, logger } = deps;
 
@@ -72,6 +73,7 @@ export function createJobHandlers(deps: WorkerDeps): JobHandlers {
   }
 
   return {
+    'process-diagram': createProcessDiagram(deps),
     async 'process-sku'({ sku, productId, forceReprocess }, ctx) {
       const keys = await store.list(originalsPrefix(sku));
       // A photo's variants are written while the next photo is read and made (one photo's writes in flight at most,

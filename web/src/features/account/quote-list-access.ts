@@ -1,42 +1,9 @@
 import type { SavedListLine } from '@forgeline/contracts/account';
-import type { ProductSummary } from '@forgeline/contracts/products';
 import { createContext, useContext } from 'react';
+import type { QuoteListAccess, QuoteListLineLike, QuoteListProductLike } from '../../lib/quote-list-access.ts';
 
-/**
- * The buyer's quote list, as the account page reaches it: through the quote-list feature's own store
- * (features/quote-list/quote-list-store.ts), which the app hands to the page (web/src/app/router.tsx), since a
- * feature does not import another's store. These are the store's shapes, restated; the router's hand-over checks
- * that the store still fits them.
- */
-export interface QuoteListProductLike {
-  id: string;
-  name: string;
-  sku: string;
-  partNumber: string;
-  brandName: string;
-  slug?: string | null;
-  image: string;
-}
-
-export interface QuoteListLineLike {
-  key: string;
-  product?: QuoteListProductLike;
-  text?: string;
-  quantity: number;
-  note: string;
-}
-
-export type AddResultLike = { ok: true; added: boolean } | { ok: false; message: string };
-
-export interface QuoteListAccess {
-  useQuoteList: () => readonly QuoteListLineLike[] | null;
-  getQuoteList: () => readonly QuoteListLineLike[];
-  addProduct: (product: QuoteListProductLike, quantity: number) => AddResultLike;
-  addText: (text: string, quantity: number) => AddResultLike;
-  updateLine: (key: string, change: { note?: string }) => void;
-  clearQuoteList: () => void;
-  productOfSummary: (p: ProductSummary) => QuoteListProductLike;
-}
+/** The quote list's store as the account page gets it from the app (lib/quote-list-access.ts says why). */
+export type { AddResultLike, QuoteListAccess, QuoteListLineLike, QuoteListProductLike } from '../../lib/quote-list-access.ts';
 
 export const QuoteListAccessContext = createContext<QuoteListAccess | null>(null);
 

@@ -3,6 +3,7 @@ import {
   addProduct,
   addText,
   clearQuoteList,
+  ensureProducts,
   FULL_MESSAGE,
   getQuoteList,
   QUOTE_LIST_MAX_LINES,
@@ -47,6 +48,30 @@ describe('quote list store', () => {
     expect(addText('one more', 1)).toEqual({ ok: false, message: FULL_MESSAGE });
     expect(addProduct(part(7), 1)).toEqual({ ok: true, added: false });
     expect(getQuoteList()).toHaveLength(QUOTE_LIST_MAX_LINES);
+  });
+
+  it('puts parts from a link on with at least the quantities asked, so the same link twice adds nothing twice', () => {
+    addProduct(part(1), 5);
+    addProduct(part(2), 1);
+    const link = [
+      { product: part(1), quantity: 2 },
+      { product: part(2), quantity: 4 },
+      { product: part(3), quantity: 0 },
+    ];
+    expect(ensureProducts(link)).toEqual(['kept', 'raised', 'added']);
+    expect(ensureProducts(link)).toEqual(['kept', 'kept', 'kept']);
+    expect(getQuoteList().map((l) => [l.key, l.quantity])).toEqual([
+      ['id-1', 5],
+      ['id-2', 4],
+      ['id-3', 1],
+    ]);
+  });
+
+  it('leaves out the parts from a link a full list has no room for, still raising the ones on it', () => {
+    for (let i = 0; i < QUOTE_LIST_MAX_LINES; i++) addProduct(part(i), 1);
+    expect(ensureProducts([{ product: part(999), quantity: 1 }, { product: part(7), quantity: 3 }])).toEqual(['full', 'raised']);
+    expect(getQuoteList()).toHaveLength(QUOTE_LIST_MAX_LINES);
+    expect(getQuoteList()[7]!.quantity).toBe(3);
   });
 
   it('writes the WhatsApp text as part number × quantity per line, cut to fit with a count of what was left out', () => {

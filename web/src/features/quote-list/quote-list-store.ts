@@ -189,6 +189,32 @@ export function addProduct(product: QuoteListProduct, quantity: number): AddResu
   return { ok: true, added: true };
 }
 
+/** What putting one part on the list from a link did (ensureProducts). */
+export type EnsureOutcome = 'added' | 'raised' | 'kept' | 'full';
+
+/**
+ * Puts parts on the list with at least the quantities asked, for a link that adds parts (/quote?add=…): a part not on
+ * the list is added, one with a smaller quantity is raised to the one asked, one with as many or more is left as it is,
+ * so following the same link again adds nothing twice. One write (one storage event for the other tabs) for them all.
+ */
+export function ensureProducts(items: readonly { product: QuoteListProduct; quantity: number }[]): EnsureOutcome[] {
+  const next = [...getQuoteList()];
+  const outcomes = items.map(({ product, quantity }): EnsureOutcome => {
+    const n = clampQuantity(quantity);
+    const at = next.findIndex((l) => l.key === product.id);
+    if (at >= 0) {
+      const line = next[at]!;
+      next[at] = { ...line, product, quantity: Math.max(line.quantity, n) };
+      return line.quantity >= n ? 'kept' : 'raised';
+    }
+    if (next.length >= QUOTE_LIST_MAX_LINES) return 'full';
+    next.push({ key: product.id, product, quantity: n, note: '' });
+    return 'added';
+  });
+  write(next);
+  return outcomes;
+}
+
 /** Adds a line of the buyer's own words (a list line nothing in the catalogue matched). */
 export function addText(text: string, quantity: number): AddResult {
   const lines = getQuoteList();

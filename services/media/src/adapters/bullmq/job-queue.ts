@@ -2,8 +2,8 @@ import os from 'node:os';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '@forgeline/service-kit/logger';
-import { assertHandlers, parsePayload, type JobName } from '../../jobs.ts';
-import { PermanentJobError, type JobInfo, type JobQueue, type JobState, type QueueRetryOptions } from '../../ports.ts';
+import { assertHandlers, parsePayload, type JobName, type JobPayloads, type JobResults } from '../../jobs.ts';
+import { PermanentJobError, type JobContext, type JobInfo, type JobQueue, type JobState, type QueueRetryOptions } from '../../ports.ts';
 
 export interface BullQueueOptions extends QueueRetryOptions {
   redisUrl: string;
@@ -101,7 +101,8 @@ export function createBullJobQueue(opts: BullQueueOptions): JobQueue {
         name,
         async (job: Job) => {
           const jobName = job.name as JobName;
-          const handler = handlers[jobName];
+          // One handler per name; the payload parsed for that name is the one it takes.
+          const handler = handlers[jobName] as (p: JobPayloads[JobName], ctx: JobContext) => Promise<JobResults[JobName]>;
           if (!handler) throw new UnrecoverableError(`No handler for job "${job.name}"`);
           try {
             return await handler(parsePayload(jobName, job.data), {

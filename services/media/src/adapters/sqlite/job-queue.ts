@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from '@forgeline/service-kit/logger';
-import { assertHandlers, parsePayload, type JobName } from '../../jobs.ts';
-import { PermanentJobError, type JobInfo, type JobQueue, type JobState, type QueueRetryOptions } from '../../ports.ts';
+import { assertHandlers, parsePayload, type JobName, type JobPayloads, type JobResults } from '../../jobs.ts';
+import { PermanentJobError, type JobContext, type JobInfo, type JobQueue, type JobState, type QueueRetryOptions } from '../../ports.ts';
 
 interface Row {
   id: string;
@@ -182,7 +182,8 @@ export function createSqliteJobQueue(file: string, opts: SqliteQueueOptions): Jo
         }, Math.max(50, Math.floor(leaseMs / 3)));
         try {
           const name = row.name as JobName;
-          const handler = handlers[name];
+          // One handler per name; the payload parsed for that name is the one it takes.
+          const handler = handlers[name] as (p: JobPayloads[JobName], ctx: JobContext) => Promise<JobResults[JobName]>;
           const payload = parsePayload(name, JSON.parse(row.payload));
           const result = await handler(payload, {
             id: row.id,

@@ -1,9 +1,10 @@
-import { Archive, Database, ImageUp, Inbox, KeyRound, LogOut, Package, PackageCheck, ScrollText, Search, Webhook, type LucideIcon } from 'lucide-react';
+import { Archive, Database, DraftingCompass, ImageUp, Inbox, KeyRound, LogOut, Package, PackageCheck, ScrollText, Search, Webhook, type LucideIcon } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useAdminSession } from '../hooks/use-admin-session.tsx';
+import { confirmLeave } from '../hooks/use-leave-guard.ts';
 
 /**
  * Each tab is its own chunk (only the open tab is mounted): the sign-in screen does not download the seven tools, and
@@ -21,6 +22,7 @@ const tabs = [
   adminTab('inbox', 'Inbox', Inbox, () => import('./inbox-tab.tsx')),
   adminTab('orders', 'Orders', PackageCheck, () => import('./orders-tab.tsx')),
   adminTab('catalog', 'Catalogue', Database, () => import('./catalog-tab.tsx')),
+  adminTab('diagrams', 'Diagrams', DraftingCompass, () => import('./diagrams-tab.tsx')),
   adminTab('search', 'Search insights', Search, () => import('./search-tab.tsx')),
   adminTab('api-keys', 'API keys', KeyRound, () => import('./api-keys-tab.tsx')),
   adminTab('webhooks', 'Webhooks', Webhook, () => import('./webhooks-tab.tsx')),
@@ -49,7 +51,7 @@ export function AdminPanel() {
             <span className="hidden text-sm text-zinc-300 sm:inline" data-testid="admin-email">
               {session?.email}
             </span>
-            <Button variant="outline-light" size="sm" onClick={() => void logout()}>
+            <Button variant="outline-light" size="sm" onClick={() => confirmLeave() && void logout()}>
               <LogOut className="size-4" aria-hidden="true" />
               Logout
             </Button>
@@ -57,7 +59,8 @@ export function AdminPanel() {
         </div>
       </header>
       <main className="container-page py-8">
-        <Tabs.Root value={tab} onValueChange={setTab}>
+        {/* A tab with unsaved work (the diagram editor) asks before another one replaces it. */}
+        <Tabs.Root value={tab} onValueChange={(next) => confirmLeave() && setTab(next)}>
           <Tabs.List aria-label="Admin tools" className="mb-6 flex flex-wrap gap-2 border-b border-zinc-300">
             {tabs.map(({ value, label, icon: Icon }) => (
               <Tabs.Trigger

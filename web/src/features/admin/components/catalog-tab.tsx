@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { useCatalogDownloads, useCatalogImport, useStartCatalogImport } from '../api/catalog-imports.ts';
 import { uploadErrorMessage } from '../api/upload-request.ts';
 import { AdminTable } from './admin-table.tsx';
+import { ImportSummary } from './import-summary.tsx';
 import { ProgressBar } from './progress-bar.tsx';
 
 /** The columns a catalogue file may have (the export writes all of them, in this order). */
@@ -76,22 +77,15 @@ function ImportStatus({ job, asOf }: { job: CatalogImportJob; asOf: number }) {
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" /> {job.message}
         </p>
       ) : null}
-      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" aria-label="Import summary">
-        {(
-          [
-            ['New', job.created],
-            ['Changed', job.updated],
-            ['Unchanged', job.unchanged],
-            ['Taken off', job.deactivated],
-            ['Errors', job.errorCount],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label} className="rounded-md bg-zinc-50 p-3">
-            <dt className="text-steel">{label}</dt>
-            <dd className="text-xl font-bold text-ink">{n(value)}</dd>
-          </div>
-        ))}
-      </dl>
+      <ImportSummary
+        counts={[
+          ['New', job.created],
+          ['Changed', job.updated],
+          ['Unchanged', job.unchanged],
+          ['Taken off', job.deactivated],
+          ['Errors', job.errorCount],
+        ]}
+      />
       {job.dryRun && !active ? <p className="text-sm font-semibold text-ink">Nothing was changed: this is what the import will do.</p> : null}
       {job.unknownColumns.length ? (
         <p className="text-sm text-steel">Columns not read (not catalogue columns): {job.unknownColumns.join(', ')}</p>

@@ -147,4 +147,13 @@ describe('MachineSelector', () => {
     renderApp(<MachineSelector />);
     expect(await within(make()).findByRole('option', { name: 'Makes could not be loaded' })).toBeInTheDocument();
   });
+
+  it("links the chosen model's parts diagrams (#38), and nothing before a model is chosen", async () => {
+    const r = await renderSelector();
+    await r.user.selectOptions(make(), 'Caterpillar');
+    expect(screen.queryByRole('link', { name: 'Parts diagrams for this machine' })).not.toBeInTheDocument();
+    await within(model()).findByRole('option', { name: 'D6T Dozer' });
+    await r.user.selectOptions(model(), 'D6T Dozer');
+    expect(screen.getByRole('link', { name: 'Parts diagrams for this machine' })).toHaveAttribute('href', '/machines/caterpillar/d6t-dozer');
+  });
 });

@@ -1,6 +1,7 @@
-import { ChevronDown, Tractor, X } from 'lucide-react';
+import { machinePath } from '@forgeline/contracts/slug';
+import { ChevronDown, Network, Tractor, X } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { FieldLabel } from '../../../components/ui/field-label.tsx';
 import { formControlClass } from '../../../components/ui/form-control.ts';
@@ -228,6 +229,18 @@ export function MachineSelector({ goTo, folded = false, className }: { goTo?: st
           Find parts
         </Button>
       </form>
+      {draft.make && draft.model ? (
+        // The model's parts book (#38); its page says so when it has no diagrams yet. Outside the form, so it stays in
+        // view when the form is folded away on a phone.
+        <p className="mt-3">
+          <Link
+            to={machinePath(draft.make, draft.model)}
+            className="inline-flex items-center gap-1.5 text-sm font-semibold text-ink underline decoration-safety-deep decoration-2 underline-offset-2 hover:text-safety-deep"
+          >
+            <Network className="size-4" aria-hidden="true" /> Parts diagrams for this machine
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -1,10 +1,10 @@
-import type { CrossReference, Fitment, ProductRef } from '@forgeline/contracts/products';
-import { productPath } from '@forgeline/contracts/slug';
-import { ArrowRight, History, Repeat2, Tractor } from 'lucide-react';
+import type { CrossReference, Fitment, ProductDetail, ProductRef } from '@forgeline/contracts/products';
+import { assemblyPath, productPath } from '@forgeline/contracts/slug';
+import { ArrowRight, History, Network, Repeat2, Tractor } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
-import { formatSerialRange, sortFits } from '../serial-range.ts';
+import { formatSerialRange, sortFits } from '../../../lib/serial-range.ts';
 import { fitCoversMachine } from '@forgeline/contracts/machine-fit';
 import { useMyFleet } from '../../../lib/my-fleet.ts';
 
@@ -169,5 +169,36 @@ export function PartHistorySections({
         </div>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * "Where used" (#38): the machines' assemblies this part is drawn in, each linked to its parts diagram ("Caterpillar
+ * 320D Excavator — Track roller frame, callout 3, qty 2"); "and N more" past the ones the catalogue lists. Nothing for
+ * a part in no diagram.
+ */
+export function WhereUsedSection({ whereUsed }: { whereUsed: ProductDetail['whereUsed'] }) {
+  if (!whereUsed?.assemblies.length) return null;
+  const more = whereUsed.total - whereUsed.assemblies.length;
+  return (
+    <Panel id="where-used-heading" icon={Network} title="Where used" className="mt-6">
+      <p className="mt-1 text-sm text-steel">The machines&rsquo; parts diagrams this part is in.</p>
+      <ul className="mt-3 divide-y divide-zinc-100 text-sm">
+        {whereUsed.assemblies.map((a) => (
+          <li key={`${a.makeSlug}/${a.modelSlug}/${a.assemblySlug}`} className="py-2">
+            <Link
+              to={assemblyPath({ makeSlug: a.makeSlug, modelSlug: a.modelSlug, slug: a.assemblySlug })}
+              className="font-semibold text-ink underline decoration-safety-deep decoration-2 underline-offset-2 hover:text-safety-deep"
+            >
+              {a.make} {a.model} — {a.assemblyName}
+            </Link>
+            <span className="text-steel">
+              , callout {a.callouts.join(', ')}, qty {a.quantity}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {more > 0 ? <p className="mt-2 text-sm text-steel">and {more.toLocaleString('en-US')} more</p> : null}
+    </Panel>
   );
 }

@@ -19,7 +19,7 @@ import { scheduleClearPreloadedProduct, takePreloadedProduct } from '../../../li
 import { useServerQuoteForm } from '../../../lib/server-quote-form.ts';
 import { QuoteRequestForm } from '../../quotes/components/quote-request-form.tsx';
 import { ProductGoneError, useProduct } from '../api/get-product.ts';
-import { PartHistorySections, ReplacedByNotice } from './part-history.tsx';
+import { PartHistorySections, ReplacedByNotice, WhereUsedSection } from './part-history.tsx';
 import { ProductGallery } from './product-gallery.tsx';
 import { ProductTabs } from './product-tabs.tsx';
 
@@ -213,6 +213,7 @@ function ProductView({ product, quoteDialog }: { product: ProductDetail; quoteDi
       ) : null}
 
       <PartHistorySections fits={product.fits} replaces={product.replaces} crossReferences={product.crossReferences} />
+      <WhereUsedSection whereUsed={product.whereUsed} />
 
       <div className="mt-10">
         <ProductTabs product={product} />

@@ -1,4 +1,6 @@
 import { PartsMatchRequestSchema } from '@forgeline/contracts/parts-match';
+import { ProductLookupRequestSchema, type ProductLookupItem, type ProductSummary } from '@forgeline/contracts/products';
+import { quoteListAddPath } from '@forgeline/contracts/quote-list-link';
 import { QuoteRequestInputSchema, type QuoteRequestParsed } from '@forgeline/contracts/quotes';
 import { productPath } from '@forgeline/contracts/slug';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -265,5 +267,101 @@ describe('QuoteListPage: sending the request', () => {
     expect(screen.getByText('Failed to Send Quote Request')).toBeInTheDocument();
     expect(getQuoteList()).toHaveLength(1);
     await waitFor(() => expect(sendButton()).toBeEnabled());
+  });
+});
+
+describe('QuoteListPage: a link that adds parts (/quote?add=<id>~<quantity>)', () => {
+  /** The ids each lookup asked for. */
+  let looked: string[][];
+  const retired = '00000000-0000-4000-8000-00000000dead';
+  const unknown = '00000000-0000-4000-8000-00000000beef';
+
+  beforeEach(() => {
+    looked = [];
+    const known = new Map([filter, seal, sealAlt].map((p) => [p.id, p]));
+    server.use(
+      http.post('/api/products/lookup', async ({ request }) => {
+        const { ids = [] } = ProductLookupRequestSchema.parse(await request.json());
+        looked.push(ids);
+        const item = (id: string): ProductLookupItem => {
+          const p: ProductSummary | undefined = known.get(id);
+          if (p) return { requested: id, status: 'current', product: p, replacedBy: null };
+          return { requested: id, status: 'not_sold', product: null, replacedBy: id === retired ? sealAlt : null };
+        };
+        return HttpResponse.json({ items: ids.map(item) });
+      }),
+    );
+  });
+
+  const openLink = (adds: { productId: string; quantity: number }[], extra = '') => renderApp(<QuoteListPage />, { route: `${quoteListAddPath(adds)}${extra}` });
+
+  it('puts the parts on the list with their quantities, says so, and leaves the address at /quote', async () => {
+    const { path } = openLink([
+      { productId: filter.id, quantity: 2 },
+      { productId: seal.id, quantity: 1 },
+    ]);
+    expect(await screen.findByText('2 parts added to your quote list.')).toBeInTheDocument();
+    expect(getQuoteList().map((l) => [l.key, l.quantity])).toEqual([
+      [filter.id, 2],
+      [seal.id, 1],
+    ]);
+    expect(lines()).toHaveLength(2);
+    expect(screen.getByLabelText(/^Quantity for line 1/)).toHaveValue(2);
+    await waitFor(() => expect(path()).toBe('/quote'));
+    expect(looked).toEqual([[filter.id, seal.id]]);
+  });
+
+  it('raises a line already on the list to the quantity asked, never doubles it, and leaves a bigger one alone', async () => {
+    addProduct(productOfSummary(filter), 5);
+    addProduct(productOfSummary(seal), 1);
+    openLink([
+      { productId: filter.id, quantity: 2 },
+      { productId: seal.id, quantity: 3 },
+    ]);
+    const notice = await screen.findByText(/already on it/);
+    expect(notice).toHaveTextContent('1 part already on it: quantity raised to the one asked. 1 part already on it with as many or more: left as it was.');
+    expect(getQuoteList().map((l) => [l.key, l.quantity])).toEqual([
+      [filter.id, 5],
+      [seal.id, 3],
+    ]);
+  });
+
+  it('reports the parts the catalogue does not sell (with what replaced one) and skips malformed values unasked', async () => {
+    const { user } = renderApp(<QuoteListPage />, {
+      route: `/quote?add=${filter.id}~1&add=${retired}~2&add=${unknown}~1&add=not-an-id~4&add=${seal.id}~x`,
+    });
+    expect(await screen.findByText('1 part added to your quote list.')).toBeInTheDocument();
+    expect(screen.getByText(/2 parts from the link are not in the catalogue \(any more\) and were not added/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '6I-2503A Seal Kit, Aftermarket' })).toHaveAttribute('href', productPath(sealAlt));
+    expect(looked).toEqual([[filter.id, retired, unknown]]);
+    expect(getQuoteList().map((l) => l.key)).toEqual([filter.id]);
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText('1 part added to your quote list.')).not.toBeInTheDocument();
+  });
+
+  it('says so when the parts cannot be looked up, keeps the link, and adds them on "Try again"', async () => {
+    let fail = true;
+    server.use(
+      http.post('/api/products/lookup', async ({ request }) => {
+        if (fail) return HttpResponse.json({ message: 'catalog down' }, { status: 503 });
+        const { ids = [] } = ProductLookupRequestSchema.parse(await request.json());
+        return HttpResponse.json({ items: ids.map((id) => ({ requested: id, status: 'current', product: filter, replacedBy: null })) });
+      }),
+    );
+    const { user, path } = openLink([{ productId: filter.id, quantity: 4 }]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The parts from the link could not be added just now.');
+    expect(path()).toBe(quoteListAddPath([{ productId: filter.id, quantity: 4 }]));
+    expect(getQuoteList()).toHaveLength(0);
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('1 part added to your quote list.')).toBeInTheDocument();
+    expect(getQuoteList()).toMatchObject([{ key: filter.id, quantity: 4 }]);
+    await waitFor(() => expect(path()).toBe('/quote'));
+  });
+
+  it('shows no plain form in the browser: that is for pages rendered without JavaScript', async () => {
+    openLink([{ productId: filter.id, quantity: 1 }]);
+    await screen.findByText('1 part added to your quote list.');
+    expect(screen.queryByRole('region', { name: 'Request a quote for these parts' })).not.toBeInTheDocument();
   });
 });

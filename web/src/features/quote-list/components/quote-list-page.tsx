@@ -1,8 +1,9 @@
+import { QUOTE_LIST_ADD_PARAM } from '@forgeline/contracts/quote-list-link';
 import { productPath } from '@forgeline/contracts/slug';
 import { whatsappLink } from '@forgeline/site-config/whatsapp';
 import { CheckCircle2, ClipboardList, Loader2, MessageCircle, Send, Trash2 } from 'lucide-react';
 import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
 import { Button, ButtonLink, ExternalButtonLink } from '../../../components/ui/button.tsx';
@@ -14,6 +15,7 @@ import { serverMessage, statusOf } from '../../../lib/api-error.ts';
 import { displayBrand } from '../../../lib/brand.ts';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { productImageSources } from '../../../lib/product-image.ts';
+import { useServerQuoteList } from '../../../lib/server-quote-form.ts';
 import { useCreateQuoteRequest } from '../../quotes/api/create-quote-request.ts';
 import { QuoteCustomerFields, useQuoteCustomerForm } from '../../quotes/components/quote-customer-fields.tsx';
 import {
@@ -27,7 +29,37 @@ import {
   useQuoteList,
   type QuoteListLine,
 } from '../quote-list-store.ts';
+import { AddedFromLink } from './added-from-link.tsx';
 import { PartsListImport } from './parts-list-import.tsx';
+import { QuoteListRequestForm, QuoteListRequestSent } from './quote-list-request-form.tsx';
+
+/** The list and its controls need JavaScript: without it, when the page has its plain form, they are hidden. */
+const APP_PART_ID = 'quote-list-app';
+
+/**
+ * What a browser without JavaScript shows: the plain form for a link that adds parts (the server's data), or the
+ * confirmation the gateway leads to once it is sent (?sent=<lines>). In a <noscript>, whose content React and the
+ * browser ignore when JavaScript runs; the <noscript> itself follows the address alone, so the browser's first render
+ * has it where the server's HTML does and hydration matches.
+ */
+function WithoutJavaScript() {
+  const server = useServerQuoteList();
+  const [params] = useSearchParams();
+  const sent = Number.parseInt(params.get('sent') ?? '', 10);
+  const sentShown = sent >= 1 && sent <= QUOTE_LIST_MAX_LINES;
+  if (!params.has(QUOTE_LIST_ADD_PARAM) && !sentShown) return null;
+  const content = server ? <QuoteListRequestForm data={server} /> : sentShown ? <QuoteListRequestSent count={sent} /> : null;
+  return (
+    <noscript>
+      {content ? (
+        <>
+          <style>{`#${APP_PART_ID}{display:none}`}</style>
+          {content}
+        </>
+      ) : null}
+    </noscript>
+  );
+}
 
 /** A signed-in buyer keeps the list for their company (issue 35); its dialog loads only when the list has lines. */
 const SaveQuoteListAsList = lazy(() => import('../../account/components/save-quote-list-as-list.tsx').then((m) => ({ default: m.SaveQuoteListAsList })));
@@ -157,6 +189,9 @@ export default function QuoteListPage() {
         until you send it.
       </p>
 
+      <AddedFromLink />
+      <WithoutJavaScript />
+
       {sent ? (
         <div className="mt-8 rounded-lg border border-emerald-300 bg-emerald-50 p-6 text-center" role="status">
           <CheckCircle2 className="mx-auto size-12 text-green-700" aria-hidden="true" />
@@ -171,7 +206,7 @@ export default function QuoteListPage() {
         </div>
       ) : null}
 
-      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_26rem]">
+      <div id={APP_PART_ID} className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_26rem]">
         <div className="space-y-8">
           <section aria-labelledby="quote-lines-heading">
             <h2 id="quote-lines-heading" className="font-display text-xl font-extrabold uppercase text-ink">

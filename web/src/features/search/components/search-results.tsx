@@ -1,5 +1,7 @@
 import { PackageSearch, SearchX, TriangleAlert } from 'lucide-react';
 import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import { assemblyPath } from '@forgeline/contracts/slug';
 import { ProductGrid } from '../../../components/product/product-card.tsx';
 import { ButtonLink } from '../../../components/ui/button.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -53,6 +55,22 @@ export function SearchResults({ search }: { search: string }) {
           </p>
           <AskForQuoteButton search={search} />
         </div>
+      ) : null}
+      {q.data?.assemblies?.length ? (
+        // A machine and a word of its parts book ("320D idler seal", #38): the diagrams the search can open.
+        <nav aria-label="Parts diagrams" className="mt-6 rounded-lg border border-zinc-200 bg-white p-4 text-ink">
+          <p className="font-bold">Open the parts diagram</p>
+          <ul className="mt-2 space-y-1">
+            {q.data.assemblies.map((a) => (
+              <li key={`${a.makeSlug}/${a.modelSlug}/${a.assemblySlug}`}>
+                <Link className="font-semibold text-safety-deep underline underline-offset-4" to={assemblyPath({ ...a, slug: a.assemblySlug })}>
+                  {a.make} {a.model}: {a.assemblyName}
+                </Link>
+                {a.callouts.length ? <span className="text-steel"> (callout{a.callouts.length === 1 ? '' : 's'} {a.callouts.join(', ')})</span> : null}
+              </li>
+            ))}
+          </ul>
+        </nav>
       ) : null}
       <MachineSelector className="mt-6" />
       <div className="mt-8">
