@@ -36,10 +36,32 @@ export class NotADiagramError extends Error {
 /** How far into the file the SVG root is looked for (an XML declaration and comments may come first). */
 const HEAD_BYTES = 64 * 1024;
 /**
- * An SVG's prolog, then its root element: an XML declaration, comments, processing instructions and a DOCTYPE, then
- * `<svg` (or `<svg:svg`).
+ * Whether a text starts as an SVG: its prolog (white space, an XML declaration, comments, processing instructions, a
+ * DOCTYPE), then the root element `<svg` (or `<svg:svg`). Read by a scan, not one regular expression: a pattern that
+ * lets a comment or declaration run lazily over the next one backtracks exponentially on a prolog that never reaches
+ * `<svg` (64 kB of `<?a?>` kept a worker busy for minutes).
  */
-const SVG_ROOT = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE\s[^[>]*(?:\[[\s\S]*?\])?\s*>)*<(?:svg:)?svg[\s/>]/i;
+export function startsAsSvg(text: string): boolean {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    const end = (close: string, from: number) => {
+      const at = text.indexOf(close, from);
+      return at < 0 ? -1 : at + close.length;
+    };
+    let next = -1;
+    if (text.startsWith('<?', i)) next = end('?>', i + 2);
+    else if (text.startsWith('<!--', i)) next = end('-->', i + 4);
+    else if (/^<!DOCTYPE\s/i.test(text.slice(i, i + 10))) {
+      // A DOCTYPE may hold an internal subset in [...] (entities: refused later, by SVG_HAZARDS).
+      const bracket = text.indexOf('[', i);
+      const close = text.indexOf('>', i);
+      next = bracket >= 0 && (close < 0 || bracket < close) ? end('>', Math.max(bracket, text.indexOf(']', bracket))) : close < 0 ? -1 : close + 1;
+    } else return /^<(?:svg:)?svg[\s/>]/i.test(text.slice(i, i + 9));
+    if (next < 0) return false;
+    i = next;
+  }
+}
 
 /**
  * What an SVG drawing may not hold, anywhere in it: entity declarations (the "billion laughs" expand a few bytes into
@@ -62,7 +84,7 @@ export async function sniffDiagram(file: string): Promise<DiagramFormat | null> 
     const bytes = head.subarray(0, bytesRead);
     if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
     if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-    return SVG_ROOT.test(bytes.toString('utf8').replace(/^\uFEFF/, '')) ? 'svg' : null;
+    return startsAsSvg(bytes.toString('utf8').replace(/^\uFEFF/, '')) ? 'svg' : null;
   } finally {
     await fh.close();
   }
