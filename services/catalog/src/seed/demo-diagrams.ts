@@ -158,12 +158,25 @@ export interface DemoSpot {
   bubble: { x: number; y: number };
 }
 
+/**
+ * Where callout rings may sit: a grid 90 units apart (the drawing is 1200 x 800), so that on a phone, where the
+ * drawing is some 330-380 px wide, every hotspot is at least 24 px from the next (WCAG's target size: Lighthouse
+ * counts a 22 px gap as a failure).
+ */
+const RING_SPACING = 90;
+const RING_SLOTS = (() => {
+  const slots: { x: number; y: number }[] = [];
+  for (let y = 140; y <= 770; y += RING_SPACING) for (let x = 60; x <= 1150; x += RING_SPACING) slots.push({ x, y });
+  return slots;
+})();
+
 export function demoLayout(key: string, n: number): DemoSpot[] {
   const r = streamOf(`${key}#layout`);
   const rows = Math.max(1, Math.ceil(n / 14));
   const perRow = Math.ceil(n / rows);
   const top = 170;
   const band = (800 - top - 60) / rows;
+  const taken = new Set<number>();
   const spots: DemoSpot[] = [];
   for (let i = 0; i < n; i++) {
     const row = Math.floor(i / perRow);
@@ -173,10 +186,17 @@ export function demoLayout(key: string, n: number): DemoSpot[] {
     const t = inRow === 1 ? 0.5 : k / (inRow - 1);
     const x = 110 + t * 980;
     const y = top + band * (row + 0.5) + (0.5 - t) * band * 0.35;
-    const up = k % 2 === 0;
-    const reach = band * (0.3 + r() * 0.12);
-    const bubble = { x: Math.min(1160, Math.max(40, x + (r() - 0.5) * 40)), y: Math.min(770, Math.max(110, up ? y - reach : y + reach)) };
-    spots.push({ item: { x, y, kind: Math.floor(r() * 8), size: 18 + r() * Math.min(22, band * 0.18) }, bubble });
+    // Its ring: the free grid slot nearest a point above or below it (alternately), never on the part itself.
+    const want = { x, y: k % 2 === 0 ? y - band * 0.3 : y + band * 0.3 };
+    let best = -1;
+    let bestD = Infinity;
+    RING_SLOTS.forEach((slot, j) => {
+      if (taken.has(j) || Math.hypot(slot.x - x, slot.y - y) < 40) return;
+      const d = Math.hypot(slot.x - want.x, slot.y - want.y);
+      if (d < bestD) [best, bestD] = [j, d];
+    });
+    taken.add(best);
+    spots.push({ item: { x, y, kind: Math.floor(r() * 8), size: 18 + r() * Math.min(22, band * 0.18) }, bubble: RING_SLOTS[best]! });
   }
   return spots;
 }
