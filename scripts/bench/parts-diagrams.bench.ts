@@ -9,6 +9,7 @@
  *
  *   npm run bench -- parts-diagrams
  */
+import { gzipSync } from 'node:zlib';
 import type { Assembly, Callout } from '@forgeline/contracts/parts-diagrams';
 import { createSqliteDiagramStore } from '../../services/catalog/src/adapters/sqlite/sqlite-diagram-store.ts';
 import { SqliteProductRepository } from '../../services/catalog/src/adapters/sqlite/sqlite-product-repository.ts';
@@ -96,7 +97,8 @@ try {
     const body = await res.text();
     const ms = performance.now() - t;
     if (!check(res.status, body)) throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`);
-    return { ms, bytes: Number(res.headers.get('content-length') ?? body.length) };
+    // What a browser downloads: the page gzipped (fetch hands the body over inflated).
+    return { ms, bytes: gzipSync(body).length };
   };
   const pageUrl = (a: Assembly) => `/machines/${a.makeSlug}/${a.modelSlug}/${a.slug}`;
   const apiUrl = (a: Assembly) => `/api/machines/${a.makeSlug}/${a.modelSlug}/assemblies/${a.slug}`;
