@@ -183,7 +183,8 @@ export const modelKeys = (model: string) =>
  * The models with parts books are read once per `ttlMs` (a few hundred rows), and again after any change.
  */
 export class DiagramSearch {
-  private models: { at: number; list: Promise<DiagramModel[]> } | null = null;
+  /** The models with parts books, and the words that name each, worked out once per read (not once per search). */
+  private models: { at: number; list: Promise<{ model: DiagramModel; keys: string[] }[]> } | null = null;
   constructor(
     private readonly diagrams: DiagramStore,
     private readonly ttlMs = 30_000,
@@ -193,9 +194,9 @@ export class DiagramSearch {
     this.models = null;
   }
 
-  private modelList(): Promise<DiagramModel[]> {
+  private modelList() {
     if (!this.models || Date.now() - this.models.at > this.ttlMs) {
-      const list = this.diagrams.models();
+      const list = this.diagrams.models().then((ms) => ms.map((model) => ({ model, keys: modelKeys(model.model) })));
       this.models = { at: Date.now(), list };
       list.catch(() => (this.models = null));
     }
@@ -203,16 +204,18 @@ export class DiagramSearch {
   }
 
   async find(query: string, hitIds: readonly string[], limit = 3): Promise<AssemblyHit[]> {
+    // Most searches name no model: the words with a digit are the only ones that could, and most queries have none.
     const words = query.split(/\s+/).filter(Boolean);
-    const keys = new Set(words.map(codeKey));
-    const named = (await this.modelList()).filter((m) => modelKeys(m.model).some((k) => keys.has(k))).slice(0, 3);
+    const keys = new Set(words.filter((w) => /\d/.test(w)).map(codeKey));
+    if (!keys.size) return [];
+    const named = (await this.modelList()).filter((m) => m.keys.some((k) => keys.has(k))).slice(0, 3);
     if (!named.length) return [];
-    const modelWords = new Set(named.flatMap((m) => modelKeys(m.model)));
+    const modelWords = new Set(named.flatMap((m) => m.keys));
     const rest = words.filter((w) => !modelWords.has(codeKey(w))).map((w) => w.toLowerCase()).filter((w) => w.length >= 3);
     if (!rest.length) return [];
     const hits = new Set(hitIds);
     const scored: { score: number; hit: AssemblyHit }[] = [];
-    for (const m of named) {
+    for (const { model: m } of named) {
       for (const a of await this.diagrams.listForModel(m.makeSlug, m.modelSlug)) {
         const name = a.name.toLowerCase();
         const byName = rest.filter((w) => name.includes(w)).length;

@@ -122,10 +122,9 @@ export class MongoDiagramStore implements DiagramStore {
   }
 
   async whereUsed(productId: string, limit: number) {
-    const [items, total] = await Promise.all([
-      this.assemblies.find({ partIds: productId }).sort(ORDER).limit(limit).toArray(),
-      this.assemblies.countDocuments({ partIds: productId }),
-    ]);
+    const items = await this.assemblies.find({ partIds: productId }).sort(ORDER).limit(limit).toArray();
+    // Counted only when the page is full: most parts are in no assembly or a few.
+    const total = items.length < limit ? items.length : await this.assemblies.countDocuments({ partIds: productId });
     return { items: items.map(toAssembly), total };
   }
 

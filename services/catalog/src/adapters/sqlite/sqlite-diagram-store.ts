@@ -93,6 +93,7 @@ export function createSqliteDiagramStore(file: string): DiagramStore {
       `SELECT a.* FROM assembly_parts p JOIN assemblies a ON a.id = p.assembly_id WHERE p.product_id = ? ORDER BY a.make_slug, a.model_slug, a.name, a.id LIMIT ?`,
     ),
     usedInCount: db.prepare<[string], number>('SELECT COUNT(*) FROM assembly_parts WHERE product_id = ?').pluck(),
+    usedAnywhere: db.prepare<[string], number>('SELECT 1 FROM assembly_parts WHERE product_id = ? LIMIT 1').pluck(),
     models: db.prepare<[], DiagramModel>(
       `SELECT MIN(make) AS make, MIN(model) AS model, make_slug AS makeSlug, model_slug AS modelSlug, COUNT(*) AS assemblies
        FROM assemblies GROUP BY make_slug, model_slug ORDER BY make_slug, model_slug`,
@@ -167,7 +168,11 @@ export function createSqliteDiagramStore(file: string): DiagramStore {
       return s.history.all(id, limit);
     },
     async whereUsed(productId, limit) {
-      return { items: s.usedIn.all(productId, limit).map(toAssembly), total: s.usedInCount.get(productId) ?? 0 };
+      // Most parts are in no assembly: a look at the index answers those (a product page asks on every read).
+      if (!s.usedAnywhere.get(productId)) return { items: [], total: 0 };
+      const rows = s.usedIn.all(productId, limit);
+      // Counted only when the page is full: most parts are in no assembly or a few.
+      return { items: rows.map(toAssembly), total: rows.length < limit ? rows.length : (s.usedInCount.get(productId) ?? 0) };
     },
     async models() {
       return s.models.all();
