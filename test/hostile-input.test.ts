@@ -111,6 +111,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/media/products/:x' },
   { method: 'GET', path: '/media/generated/:x/:x/:x.svg' },
   { method: 'GET', path: '/media/generated/diagrams/:x/:x/:x.svg' },
+  { method: 'GET', path: '/media/diagrams/:x' },
   { method: 'GET', path: '/api/machines/:x/:x' },
   { method: 'GET', path: '/api/machines/:x/:x/assemblies/:x' },
   // Never routed: services' internal calls.
@@ -120,6 +121,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/internal/products/by-sku/:x' },
   { method: 'GET', path: '/internal/sitemap/products' },
   { method: 'GET', path: '/internal/sitemap/assemblies' },
+  { method: 'GET', path: '/internal/assemblies/:x' },
   { method: 'PUT', path: '/internal/assemblies/:x/diagram', body: 'json' },
   { method: 'POST', path: '/internal/audit', body: 'json' },
   // Staff sign-in.
@@ -182,6 +184,7 @@ const ROUTES: { method: string; path: string; body?: 'json' | 'multipart' | 'for
   { method: 'GET', path: '/api/admin/assemblies/:x/history' },
   { method: 'GET', path: '/api/admin/assemblies/export.csv' },
   { method: 'POST', path: '/api/admin/assemblies/import', body: 'multipart' },
+  { method: 'POST', path: '/api/admin/diagrams/:x', body: 'multipart' }, // a drawing's upload (media)
   // Admin API (logout is left out: it would end the session the rest run with).
   { method: 'GET', path: '/api/admin/products' },
   { method: 'POST', path: '/api/admin/products', body: 'json' },
