@@ -1,8 +1,8 @@
 /**
  * The buyer's quote list as a page outside the quote-list feature reaches it (the account page, an assembly page):
  * through the quote-list feature's own store (features/quote-list/quote-list-store.ts), which the app hands to the
- * page (web/src/app/router.tsx), since a feature does not import another's store. These are the store's shapes,
- * restated; the router's hand-over checks that the store still fits them.
+ * page (web/src/app/router.tsx), since a feature does not import another's store. The store's own shapes are these
+ * (it imports them from here); the router's hand-over checks its functions still fit.
  */
 export interface QuoteListProductLike {
   id: string;
@@ -15,6 +15,7 @@ export interface QuoteListProductLike {
 }
 
 export interface QuoteListLineLike {
+  /** The product id for a catalogue part; `text:<n>` for a line the buyer typed that matched nothing. */
   key: string;
   product?: QuoteListProductLike;
   text?: string;

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { primaryImage } from '../../lib/product-image.ts';
+import type { AddResultLike, QuoteListLineLike, QuoteListProductLike } from '../../lib/quote-list-access.ts';
 
 /**
  * The buyer's quote list: the parts they mean to ask about, kept in localStorage so it survives reloads, and in step
@@ -15,26 +16,10 @@ export const QUOTE_LINE_TEXT_MAX = 500;
 
 const STORAGE_KEY = 'forgeline.quote-list.v1';
 
-export interface QuoteListProduct {
-  id: string;
-  name: string;
-  sku: string;
-  partNumber: string;
-  brandName: string;
-  slug?: string | null;
-  image: string;
-}
-
-export interface QuoteListLine {
-  /** The product id for a catalogue part; `text:<n>` for a line the buyer typed that matched nothing. */
-  key: string;
-  product?: QuoteListProduct;
-  text?: string;
-  quantity: number;
-  note: string;
-}
-
-export type AddResult = { ok: true; added: boolean } | { ok: false; message: string };
+/** The list's shapes live in lib/quote-list-access.ts, where the pages that reach the list through the app read them. */
+export type QuoteListProduct = QuoteListProductLike;
+export type QuoteListLine = QuoteListLineLike;
+export type AddResult = AddResultLike;
 
 export const FULL_MESSAGE = `Your quote list is full: it holds at most ${QUOTE_LIST_MAX_LINES} lines. Send this request, then start another.`;
 

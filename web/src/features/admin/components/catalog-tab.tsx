@@ -5,8 +5,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { useCatalogDownloads, useCatalogImport, useStartCatalogImport } from '../api/catalog-imports.ts';
 import { uploadErrorMessage } from '../api/upload-request.ts';
-import { AdminTable } from './admin-table.tsx';
-import { ImportSummary } from './import-summary.tsx';
+import { IMPORT_ERRORS_LISTED, ImportErrorsTable, ImportSummary } from './import-results.tsx';
 import { ProgressBar } from './progress-bar.tsx';
 
 /** The columns a catalogue file may have (the export writes all of them, in this order). */
@@ -102,21 +101,8 @@ function ImportStatus({ job, asOf }: { job: CatalogImportJob; asOf: number }) {
               <Download className="size-4" aria-hidden="true" /> All {n(job.errorCount)} errors (CSV)
             </Button>
           </div>
-          <AdminTable caption="Import errors by row and column" columns={[{ label: 'Row' }, { label: 'Column' }, { label: 'Problem' }]} maxHeight="24rem">
-              <tbody>
-                {[...job.errors]
-                  .sort((a, b) => a.row - b.row)
-                  .slice(0, 200)
-                  .map((e, i) => (
-                    <tr key={`${e.row}-${e.column}-${i}`} className="border-t border-zinc-200">
-                      <td className="px-3 py-1.5 font-mono">{e.row}</td>
-                      <td className="px-3 py-1.5 font-mono">{e.column}</td>
-                      <td className="px-3 py-1.5">{e.message}</td>
-                    </tr>
-                  ))}
-              </tbody>
-          </AdminTable>
-          {job.errorCount > 200 ? <p className="text-xs text-steel">The first 200 are shown; the CSV has all of them.</p> : null}
+          <ImportErrorsTable caption="Import errors by row and column" errors={job.errors} maxHeight="24rem" />
+          {job.errorCount > IMPORT_ERRORS_LISTED ? <p className="text-xs text-steel">The first {IMPORT_ERRORS_LISTED} are shown; the CSV has all of them.</p> : null}
         </div>
       ) : null}
     </div>

@@ -5,8 +5,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { useExportDiagrams, useImportDiagrams } from '../api/assembly-csv.ts';
 import { uploadErrorMessage } from '../api/upload-request.ts';
-import { AdminTable } from './admin-table.tsx';
-import { ImportSummary } from './import-summary.tsx';
+import { IMPORT_ERRORS_LISTED, ImportErrorsTable, ImportSummary } from './import-results.tsx';
 import { ProgressBar } from './progress-bar.tsx';
 
 const COLUMN_NOTES: Record<(typeof DIAGRAM_EXPORT_COLUMNS)[number], string> = {
@@ -48,21 +47,8 @@ function ImportReport({ report }: { report: DiagramImportReport }) {
       {report.unknownColumns.length ? <p className="text-sm text-steel">Columns not read (not diagram columns): {report.unknownColumns.join(', ')}</p> : null}
       {report.errors.length ? (
         <>
-          <AdminTable caption="Diagram import errors by row and column" columns={[{ label: 'Row' }, { label: 'Column' }, { label: 'Problem' }]} maxHeight="20rem">
-            <tbody>
-              {[...report.errors]
-                .sort((a, b) => a.row - b.row)
-                .slice(0, 200)
-                .map((e, i) => (
-                  <tr key={`${e.row}-${e.column}-${i}`} className="border-t border-zinc-200">
-                    <td className="px-3 py-1.5 font-mono">{e.row}</td>
-                    <td className="px-3 py-1.5 font-mono">{e.column}</td>
-                    <td className="px-3 py-1.5">{e.message}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </AdminTable>
-          {report.errorCount > Math.min(200, report.errors.length) ? <p className="text-xs text-steel">The first {Math.min(200, report.errors.length)} of {n(report.errorCount)} are shown.</p> : null}
+          <ImportErrorsTable caption="Diagram import errors by row and column" errors={report.errors} maxHeight="20rem" />
+          {report.errorCount > Math.min(IMPORT_ERRORS_LISTED, report.errors.length) ? <p className="text-xs text-steel">The first {Math.min(IMPORT_ERRORS_LISTED, report.errors.length)} of {n(report.errorCount)} are shown.</p> : null}
         </>
       ) : null}
     </div>

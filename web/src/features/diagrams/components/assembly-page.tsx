@@ -1,14 +1,14 @@
 import { assemblyPath, machinePath } from '@forgeline/contracts/slug';
 import type { AssemblyPage as AssemblyPageData } from '@forgeline/contracts/parts-diagrams';
-import { FileQuestion, RotateCcw, TriangleAlert } from 'lucide-react';
+import { FileQuestion } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
-import { Button, ButtonLink } from '../../../components/ui/button.tsx';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
+import { DiagramsLoadFailed } from './diagrams-load-failed.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import type { AddResultLike, QuoteListAccess } from '../../../lib/quote-list-access.ts';
 import { useAfterFirstCommit } from '../../../lib/use-after-first-commit.ts';
@@ -163,19 +163,9 @@ export default function AssemblyPage({ quoteList }: { quoteList: AssemblyQuoteLi
   if (q.isPending) return <Spinner label="Loading the parts diagram..." />;
   if (q.isError) {
     return (
-      <StateMessage
-        headingLevel={1}
-        icon={TriangleAlert}
-        tone="error"
-        title="Diagram Did Not Load"
-        actions={
-          <Button variant="dark" onClick={() => void q.refetch()} disabled={q.isFetching}>
-            <RotateCcw className="size-4" aria-hidden="true" /> {q.isFetching ? 'Trying again...' : 'Try again'}
-          </Button>
-        }
-      >
+      <DiagramsLoadFailed title="Diagram Did Not Load" retry={() => void q.refetch()} retrying={q.isFetching}>
         We could not load this parts diagram. Check your connection and try again.
-      </StateMessage>
+      </DiagramsLoadFailed>
     );
   }
   if (!q.data) {

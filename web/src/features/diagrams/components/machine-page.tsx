@@ -1,10 +1,11 @@
 import type { MachinePage as MachinePageData } from '@forgeline/contracts/parts-diagrams';
 import { assemblyPath } from '@forgeline/contracts/slug';
-import { ArrowRight, ImageOff, RotateCcw, Tractor, TriangleAlert } from 'lucide-react';
+import { ArrowRight, ImageOff, Tractor } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 import { Breadcrumb } from '../../../components/ui/breadcrumb.tsx';
-import { Button, ButtonLink } from '../../../components/ui/button.tsx';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 import { PageNotFound } from '../../../components/ui/page-not-found.tsx';
+import { DiagramsLoadFailed } from './diagrams-load-failed.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { StateMessage } from '../../../components/ui/state-message.tsx';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
@@ -121,19 +122,9 @@ export default function MachinePage() {
   if (q.isPending) return <Spinner label="Loading the machine's diagrams..." />;
   if (q.isError) {
     return (
-      <StateMessage
-        headingLevel={1}
-        icon={TriangleAlert}
-        tone="error"
-        title="Diagrams Did Not Load"
-        actions={
-          <Button variant="dark" onClick={() => void q.refetch()} disabled={q.isFetching}>
-            <RotateCcw className="size-4" aria-hidden="true" /> {q.isFetching ? 'Trying again...' : 'Try again'}
-          </Button>
-        }
-      >
+      <DiagramsLoadFailed title="Diagrams Did Not Load" retry={() => void q.refetch()} retrying={q.isFetching}>
         We could not load this machine&rsquo;s parts diagrams. Check your connection and try again.
-      </StateMessage>
+      </DiagramsLoadFailed>
     );
   }
   if (!q.data) {
